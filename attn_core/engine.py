@@ -1,0 +1,165 @@
+"""compute(settings) -> Result: the whole forward pass of one multi-head attention layer, step by step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_core import maths
+from attn_core.settings import Settings
+from attn_core.tokens import embed, unique_labels
+
+BYTES_FLOAT32 = 4
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """A read-only copy, so no page can change a cached result by accident."""
+    array = np.array(array)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """Every number the app shows for one Settings; arrays are read-only."""
+
+    settings: Settings
+    tokens: tuple[str, ...]
+    labels: tuple[str, ...]  # distinct axis labels (a repeated word gets its position)
+    x: np.ndarray  # (T, 3) input embeddings
+    w_q: np.ndarray  # (3, d)
+    w_k: np.ndarray  # (3, d)
+    w_v: np.ndarray  # (3, d)
+    w_o: np.ndarray  # (d, d)
+    queries: np.ndarray  # (h, T, dh)
+    keys: np.ndarray  # (h, T, dh)
+    values: np.ndarray  # (h, T, dh)
+    scores: np.ndarray  # (h, T, T) scaled by 1/sqrt(dh), before any mask
+    blocked_by_causal: np.ndarray  # (T, T) bool
+    blocked_by_padding: np.ndarray  # (T, T) bool
+    blocked: np.ndarray  # (h, T, T) bool, the OR of both
+    weights_before_dropout: np.ndarray  # (h, T, T)
+    dropped: np.ndarray  # (h, T, T) bool, cells zeroed by dropout
+    weights: np.ndarray  # (h, T, T) what multiplies V
+    per_head_context: np.ndarray  # (h, T, dh) = weights @ values
+    context: np.ndarray  # (T, d) the heads side by side
+    output: np.ndarray  # (T, d) = context @ W_o
+
+    # --- the KPIs: derived, never stored --------------------------------------------------------------
+
+    @property
+    def view_index(self) -> int:
+        """0-based index of the head the Lab shows."""
+        return self.settings.view - 1
+
+    @property
+    def d_head(self) -> int:
+        return self.settings.d_head
+
+    @property
+    def sees_future(self) -> bool:
+        """Does the head in view give any weight to a key after its query?"""
+        above = np.triu(self.weights[self.view_index], k=1)  # (T, T)
+        return bool((above > 0).any())
+
+    @property
+    def masked_cells(self) -> int:
+        """Cells blocked in one map, for the future, for padding or both (15 for a causal 6-word map)."""
+        return int(self.blocked[0].sum())
+
+    @property
+    def padding_cells(self) -> int:
+        return int(self.blocked_by_padding.sum())
+
+    @property
+    def future_cells(self) -> int:
+        return int(self.blocked_by_causal.sum())
+
+    @property
+    def dropped_cells(self) -> int:
+        """Cells zeroed by dropout in the head in view."""
+        return int(self.dropped[self.view_index].sum())
+
+    @property
+    def row_sums(self) -> np.ndarray:
+        return self.weights.sum(axis=-1)  # (h, T)
+
+    @property
+    def empty_rows(self) -> tuple[int, ...]:
+        """1-based rows whose query has no key left to look at."""
+        return tuple(int(i) + 1 for i in np.flatnonzero(self.blocked[0].all(axis=-1)))
+
+    @property
+    def score_shape(self) -> tuple[int, int, int, int]:
+        """(B, h, T, T) with one sentence in the batch."""
+        return (1, self.settings.heads, len(self.tokens), len(self.tokens))
+
+    @property
+    def score_bytes(self) -> int:
+        """Memory of the score tensor in float32."""
+        return int(np.prod(self.score_shape)) * BYTES_FLOAT32
+
+    def block_reason(self, query: int, key: int) -> str | None:
+        """Why a cell (0-based) is blocked: 'future', 'padding', 'future and padding', or None."""
+        future = bool(self.blocked_by_causal[query, key])
+        padding = bool(self.blocked_by_padding[query, key])
+        if future and padding:
+            return "future and padding"
+        return "future" if future else "padding" if padding else None
+
+
+def compute(settings: Settings) -> Result:
+    """One forward pass: embeddings -> Q, K, V -> scores -> mask -> softmax -> dropout -> A @ V -> W_o."""
+    tokens = settings.tokens
+    length, heads = len(tokens), settings.heads
+
+    x = embed(tokens)  # (T, 3)
+    w_q, w_k, w_v, w_o = maths.projection_matrices(settings.seed, settings.d_model, heads)
+    queries = maths.split_heads(x @ w_q, heads)  # (h, T, dh)
+    keys = maths.split_heads(x @ w_k, heads)  # (h, T, dh)
+    values = maths.split_heads(x @ w_v, heads)  # (h, T, dh)
+    scores = maths.scaled_scores(queries, keys)  # (h, T, T)
+
+    future = maths.causal_mask(length) if settings.causal else np.zeros((length, length), dtype=bool)
+    is_pad = np.isin(np.arange(1, length + 1), settings.padded)[None, :]  # (1, T)
+    padding = np.broadcast_to(maths.padding_mask(is_pad), (1, length, length))[0]  # (T, T)
+    blocked = np.broadcast_to(maths.combine_masks(future, padding), (heads, length, length))  # (h, T, T)
+
+    weights_before = maths.apply_route(scores, blocked, settings.route)  # (h, T, T)
+    dropped = np.zeros_like(blocked)
+    weights = weights_before
+    if settings.dropout_active:
+        rng = np.random.default_rng([settings.seed, settings.roll, maths.DROPOUT_STREAM])
+        keep = maths.dropout_keep(weights.shape, settings.dropout, rng)  # (h, T, T)
+        carries = weights_before > 0  # only cells that hold weight can be dropped
+        dropped = ~keep & carries
+        weights = maths.apply_dropout(weights_before, ~dropped, settings.dropout, settings.rescale)
+
+    per_head_context = weights @ values  # (h, T, dh)
+    context = maths.merge_heads(per_head_context)  # (T, d)
+    output = context @ w_o  # (T, d)
+
+    return Result(
+        settings=settings,
+        tokens=tokens,
+        labels=unique_labels(tokens),
+        x=_frozen(x),
+        w_q=_frozen(w_q),
+        w_k=_frozen(w_k),
+        w_v=_frozen(w_v),
+        w_o=_frozen(w_o),
+        queries=_frozen(queries),
+        keys=_frozen(keys),
+        values=_frozen(values),
+        scores=_frozen(scores),
+        blocked_by_causal=_frozen(future),
+        blocked_by_padding=_frozen(padding),
+        blocked=_frozen(blocked),
+        weights_before_dropout=_frozen(weights_before),
+        dropped=_frozen(dropped),
+        weights=_frozen(weights),
+        per_head_context=_frozen(per_head_context),
+        context=_frozen(context),
+        output=_frozen(output),
+    )
