@@ -1,0 +1,114 @@
+"""The Lab's controls: one builder, used wherever the controls appear. Widgets in, one Settings out.
+
+Widget keys are namespaced `lab.*`. Before any widget is drawn, the values in session state are made
+consistent (a head in view that no longer exists, a PAD position beyond a shorter sentence) so no widget is
+ever handed a value it cannot show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from attn_core import (
+    MAX_DROPOUT,
+    ROUTE_NAMES,
+    ROUTES,
+    SUPPORTED_D_MODEL,
+    Settings,
+    SettingsError,
+    tokenize,
+    valid_head_counts,
+)
+from attn_core.tokens import unique_labels
+from attn_ui.state import SETTINGS_KEY, Incoming
+from attn_ui.text import md_escape
+
+MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
+
+# widget key -> Settings field
+WIDGET_FIELDS = {
+    "lab.causal": "causal",
+    "lab.heads": "heads",
+    "lab.view": "view",
+    "lab.p": "dropout",
+    "lab.train": "training",
+    "lab.pad": "padded",
+    "lab.sentence": "sentence",
+    "lab.d": "d_model",
+    "lab.route": "route",
+    "lab.seed": "seed",
+    "lab.rescale": "rescale",
+}
+
+
+def widget_values(settings: Settings) -> dict[str, Any]:
+    values = {key: getattr(settings, field) for key, field in WIDGET_FIELDS.items()}
+    values["lab.pad"] = list(settings.padded)
+    return values
+
+
+def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
+    """Seed missing widget values, read them all, and write back a consistent set."""
+    state = st.session_state
+    for key, value in widget_values(incoming.settings).items():
+        if incoming.from_link or key not in state:
+            state[key] = value
+    notes: list[str] = []
+    sentence = incoming.settings.sentence
+    try:
+        sentence = " ".join(tokenize(state["lab.sentence"]))
+    except SettingsError as error:
+        notes.append(f"{error} The map keeps the previous sentence.")
+    raw = {field: state[key] for key, field in WIDGET_FIELDS.items() if field != "sentence"}
+    raw["padded"] = tuple(raw["padded"] or ())
+    settings, fixes = Settings.coerce(sentence=sentence, roll=incoming.settings.roll, **raw)
+    for key, value in widget_values(settings).items():
+        if key != "lab.sentence" and state[key] != value:
+            state[key] = value  # allowed: the widget has not been drawn yet in this run
+    return settings, notes + fixes
+
+
+def _reroll() -> None:
+    settings = st.session_state.get(SETTINGS_KEY) or Settings()
+    st.session_state[SETTINGS_KEY] = settings.replace(roll=(settings.roll + 1) % 1_000_000)
+
+
+def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settings, list[str]]:
+    """Draw the controls; return the Settings they describe and any note about values that were fixed."""
+    settings, notes = _prepare_state(incoming)
+    labels = unique_labels(settings.tokens)
+
+    st.toggle("Causal mask", key="lab.causal", help="Block every key that comes after the query word.")
+    head_options = [h for h in valid_head_counts(settings.d_model) if h <= MAX_HEADS_SHOWN]
+    st.segmented_control(
+        "Heads", head_options, key="lab.heads", required=True, wrap=True,
+        help=f"d_head = d_model / heads = {settings.d_model} / {settings.heads} = {settings.d_head}",
+    )
+    st.caption(f"d_head = {settings.d_model} / {settings.heads} = **{settings.d_head}** numbers per head")
+    if settings.heads > 1:
+        st.segmented_control(
+            "Viewing head", list(range(1, settings.heads + 1)), key="lab.view", required=True, wrap=True
+        )
+    st.slider("Dropout p", 0.0, MAX_DROPOUT, step=0.05, key="lab.p", format="%.2f")
+    train_col, roll_col = st.columns([3, 2], vertical_alignment="center")
+    with train_col:
+        st.toggle("Training", key="lab.train", help="Dropout acts only while training; inference ignores p.")
+    with roll_col:
+        st.button("Re-roll", icon=":material/casino:", on_click=_reroll, help="Draw a new dropout pattern.",
+                  disabled=not settings.dropout_active, width="stretch")
+    if not settings.training and settings.dropout > 0:
+        st.caption(f"Inference: dropout is off, so p = {settings.dropout:.2f} is ignored.")
+    st.pills(
+        "Tap a word to make it PAD", list(range(1, len(labels) + 1)), selection_mode="multi", key="lab.pad",
+        format_func=lambda pos: md_escape(labels[pos - 1]), wrap=True,
+    )
+    if show_advanced:
+        with st.expander("More: sentence, d_model, masking route, seed"):
+            st.text_input("Sentence (1 to 16 words)", key="lab.sentence", max_chars=400)
+            st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key="lab.d", required=True)
+            st.selectbox("Masking route", ROUTES, key="lab.route", format_func=ROUTE_NAMES.__getitem__)
+            st.toggle("Rescale dropout survivors by 1 / (1 - p)", key="lab.rescale")
+            st.number_input("Seed of W_q, W_k, W_v, W_o", 0, 999_999, step=1, key="lab.seed")
+    return settings, notes

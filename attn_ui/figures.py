@@ -1,0 +1,181 @@
+"""Plotly figure builders: a Result in, a Figure out. They draw; they never compute attention or call st.*.
+
+The attention map is four layers on one pair of axes:
+1. the weights of legal cells (viridis, fixed to 0..1, a number in every cell),
+2. blocked cells in grey, with a word in the cell saying why (future, PAD),
+3. a transparent scatter over the cell centres that carries the hover text and makes cells clickable,
+4. an outline around the selected query row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from attn_core import Result
+from attn_ui.text import plotly_escape
+
+WEIGHT_SCALE = "Viridis"  # colour-blind safe, no grey in it, readable in light and dark themes
+GREY_FUTURE = "#d9d9d9"  # light grey: blocked because the key lies in the future
+GREY_PADDING = "#a6a6a6"  # darker grey: blocked because the key is a PAD token
+GREY_TEXT = "#1a1a1a"  # text on both greys (contrast > 7:1)
+SELECT_COLOUR = "#ff6a13"  # outline of the selected row; orange is not in viridis
+DROP_MARK = "drop"
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    """How large things are drawn: the Lab, a small multiple, or the projector."""
+
+    height: int = 440
+    cell_font: int = 15
+    axis_font: int = 15
+    show_scale: bool = True
+    show_titles: bool = True
+    margin: int = 10
+
+
+LAB = MapStyle()
+PROJECTOR = MapStyle(height=560, cell_font=22, axis_font=22, margin=6)
+SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
+PHONE_MIN_HEIGHT = 300
+
+
+def axis_labels(result: Result, joiner: str = " · ") -> list[str]:
+    """Words as tick labels, PAD words marked; escaped so markup shows as text."""
+    padded = set(result.settings.padded)
+    return [
+        plotly_escape(label) + (f"{joiner}PAD" if pos in padded else "")
+        for pos, label in enumerate(result.labels, start=1)
+    ]
+
+
+def cell_status(result: Result, head: int) -> np.ndarray:
+    """One word per cell: 'legal', 'future', 'padding', 'both' or 'dropped'."""
+    future, padding = result.blocked_by_causal, result.blocked_by_padding
+    status = np.full(future.shape, "legal", dtype=object)  # (T, T)
+    status[future] = "future"
+    status[padding] = "padding"
+    status[future & padding] = "both"
+    status[result.dropped[head]] = "dropped"
+    return status
+
+
+def hover_lines(result: Result, head: int, status: np.ndarray) -> list[list[str]]:
+    """What the mouse says over each cell: query, key, weight, and why a cell is blocked or dropped."""
+    words = [plotly_escape(label) for label in result.labels]
+    weights = result.weights[head]
+    before = result.weights_before_dropout[head]
+    why = {
+        "future": "blocked: this key comes after the query (future)",
+        "padding": "blocked: this key is a PAD token",
+        "both": "blocked: future and PAD",
+        "dropped": "dropped by dropout (was {before:.3f})",
+        "legal": "",
+    }
+    rows = []
+    for i, query in enumerate(words):
+        row = []
+        for j, key in enumerate(words):
+            note = why[status[i, j]].format(before=before[i, j])
+            text = f"query <b>{query}</b> looks at key <b>{key}</b><br>weight {weights[i, j]:.3f}"
+            row.append(text + (f"<br>{note}" if note else ""))
+        rows.append(row)
+    return rows
+
+
+def attention_map(
+    result: Result,
+    head: int | None = None,
+    selected_row: int | None = None,
+    style: MapStyle = LAB,
+    title: str | None = None,
+) -> go.Figure:
+    """The weight table of one head (0-based; default: the head in view), blocked cells grey."""
+    head = result.view_index if head is None else head
+    length = len(result.tokens)
+    weights = result.weights[head]  # (T, T)
+    blocked = result.blocked[head] & (weights == 0)  # the zero-score trap gives blocked cells weight
+    status = cell_status(result, head)
+    labels = axis_labels(result)
+    positions = list(range(length))
+    font = max(8, style.cell_font - max(0, length - 8))  # long sentences get smaller numbers
+
+    shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
+    cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
+    cell_text[blocked] = ""
+    future_only = np.where(blocked & (status == "future"), 1.0, np.nan)
+    padding_any = np.where(blocked & np.isin(status, ["padding", "both"]), 1.0, np.nan)
+    grey_text = np.where(blocked & (status == "future"), "future", np.where(blocked, "PAD", "")).astype(object)
+    if length > 10:
+        grey_text = np.where(grey_text == "future", "·", grey_text)
+
+    figure = go.Figure()
+    figure.add_trace(
+        go.Heatmap(
+            z=shown, x=positions, y=positions, zmin=0, zmax=1, colorscale=WEIGHT_SCALE,
+            text=cell_text, texttemplate="%{text}", textfont={"size": font},
+            hoverinfo="skip", hoverongaps=False, showscale=style.show_scale, xgap=2, ygap=2,
+            colorbar={"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
+            name="weights",
+        )
+    )
+    for grid, colour, name in ((future_only, GREY_FUTURE, "future"), (padding_any, GREY_PADDING, "padding")):
+        figure.add_trace(
+            go.Heatmap(
+                z=grid, x=positions, y=positions, zmin=0, zmax=1, showscale=False,
+                colorscale=[[0, colour], [1, colour]], text=grey_text, texttemplate="%{text}",
+                textfont={"size": max(8, font - 3), "color": GREY_TEXT},
+                hoverinfo="skip", hoverongaps=False, xgap=2, ygap=2, name=f"blocked ({name})",
+            )
+        )
+    cols, rows = np.meshgrid(positions, positions)
+    figure.add_trace(
+        go.Scatter(
+            x=cols.ravel(), y=rows.ravel(), mode="markers",
+            marker={"symbol": "square", "size": 28, "opacity": 0},
+            hovertext=[line for row in hover_lines(result, head, status) for line in row],
+            hovertemplate="%{hovertext}<extra></extra>", showlegend=False, name="cells",
+        )
+    )
+    if selected_row is not None and 0 <= selected_row < length:
+        figure.add_shape(
+            type="rect", x0=-0.5, x1=length - 0.5, y0=selected_row - 0.5, y1=selected_row + 0.5,
+            line={"color": SELECT_COLOUR, "width": 4}, fillcolor="rgba(0,0,0,0)", layer="above",
+        )
+    _layout(figure, axis_labels(result, joiner="<br>"), labels, style, title)
+    return figure
+
+
+def _layout(figure: go.Figure, x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> None:
+    length = len(y_labels)
+    axis = {
+        "tickmode": "array", "tickvals": list(range(length)),
+        "tickfont": {"size": style.axis_font}, "showgrid": False, "zeroline": False, "fixedrange": True,
+        "range": [-0.5, length - 0.5],
+    }
+    figure.update_layout(
+        height=style.height,
+        margin={"l": style.margin, "r": style.margin, "t": style.margin + (34 if title else 0), "b": style.margin},
+        xaxis={**axis, "ticktext": x_labels, "side": "top", "tickangle": -35 if length > 6 else 0,
+               "title": {"text": "key: the word being looked at →" if style.show_titles else "",
+                         "font": {"size": style.axis_font - 2}}},
+        yaxis={**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5], "scaleanchor": "x",
+               "title": {"text": "query: the word looking ↓" if style.show_titles else "",
+                         "font": {"size": style.axis_font - 2}}},
+        title={"text": plotly_escape(title), "x": 0.5, "font": {"size": style.axis_font}} if title else None,
+        dragmode=False, hovermode="closest", clickmode="event+select",
+        plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)",
+    )
+
+
+def download_config(filename: str, scale: int = 3) -> dict:
+    """Plotly's toolbar: a PNG with a meaningful name at slide resolution; no editing tools."""
+    return {
+        "displaylogo": False,
+        "modeBarButtonsToRemove": ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d",
+                                   "autoScale2d", "resetScale2d"],
+        "toImageButtonOptions": {"format": "png", "filename": filename, "scale": scale},
+    }

@@ -1,0 +1,84 @@
+"""Shared Streamlit pieces that show a Result: the KPI row, the clickable map, notes and links."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import streamlit as st
+
+from attn_core import Result, Settings
+from attn_ui import figures
+from attn_ui.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
+from attn_ui.state import lab_query
+
+MAP_KEY = "lab.map"
+
+
+def show_notes(notes: Iterable[str]) -> None:
+    """Everything that was fixed or refused, in one friendly box."""
+    notes = [n for n in notes if n]
+    if notes:
+        st.info("  \n".join(notes), icon=":material/info:")
+
+
+def kpi_tiles(result: Result, columns: int = 1) -> None:
+    """The KPI tiles, in `columns` columns (one stacked column beside the map in the Lab)."""
+    values = kpi_values(result)
+    with st.container(key="kpis"):
+        cells = st.columns(columns, gap="small") if columns > 1 else [st.container()]
+        for index, (label, value) in enumerate(values.items()):
+            with cells[index % columns]:
+                st.metric(label, value, help=KPI_HELP[label], border=True)
+
+
+def empty_rows_notice(result: Result) -> None:
+    warning = empty_row_warning(result)
+    if warning:
+        st.warning(warning, icon=":material/warning:")
+
+
+def selected_row(length: int, fallback: int | None = None) -> int | None:
+    """The query row picked by clicking the map (0-based), else the fallback."""
+    state = st.session_state.get(MAP_KEY)
+    points = state.selection.points if state else []
+    if points:
+        row = points[0].get("y")
+        if isinstance(row, int | float) and 0 <= int(row) < length:
+            return int(row)
+    return fallback if fallback is not None and 0 <= fallback < length else None
+
+
+def map_file_name(settings: Settings) -> str:
+    parts = [f"attention-head{settings.view}of{settings.heads}", "causal" if settings.causal else "full"]
+    if settings.padded:
+        parts.append("pad" + "-".join(map(str, settings.padded)))
+    if settings.dropout_active:
+        parts.append(f"drop{int(settings.dropout * 100)}")
+    return "_".join(parts)
+
+
+def attention_panel(result: Result, row: int | None, style: figures.MapStyle = figures.LAB) -> None:
+    """The map of the head in view, clickable by row, with a line on the selected row and a legend."""
+    figure = figures.attention_map(result, selected_row=row, style=style)
+    st.plotly_chart(
+        figure, key=MAP_KEY, on_select="rerun", selection_mode="points",
+        config=figures.download_config(map_file_name(result.settings)), alt=map_summary(result),
+    )
+    if row is not None:
+        st.markdown(row_sentence(result, row))
+    else:
+        st.caption("Click a cell to explain its row.")
+
+
+def legend(result: Result) -> None:
+    """What the colours and marks of the map mean, in words."""
+    lines = ["colour = weight from 0 to 1", "light grey “future” = blocked by the causal mask",
+             "dark grey “PAD” = blocked by padding"]
+    if result.settings.dropout_active:
+        lines.append("“drop” = zeroed by dropout")
+    st.caption(" · ".join(lines))
+
+
+def lab_link(settings: Settings, label: str, icon: str = ":material/science:", **view: str) -> None:
+    """A link that opens the Lab showing these settings."""
+    st.page_link("app.py", label=label, icon=icon, query_params=lab_query(settings, **view))
