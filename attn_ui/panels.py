@@ -9,7 +9,6 @@ import streamlit as st
 from attn_core import Result, Settings
 from attn_ui import figures
 from attn_ui.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
-from attn_ui.state import lab_query
 
 MAP_KEY = "lab.map"
 
@@ -77,8 +76,3 @@ def legend(result: Result) -> None:
     if result.settings.dropout_active:
         lines.append("“drop” = zeroed by dropout")
     st.caption(" · ".join(lines))
-
-
-def lab_link(settings: Settings, label: str, icon: str = ":material/science:", **view: str) -> None:
-    """A link that opens the Lab showing these settings."""
-    st.page_link("app.py", label=label, icon=icon, query_params=lab_query(settings, **view))

@@ -1,0 +1,29 @@
+"""The frame every lesson page shares: set-up, a heading with its reading time, a Try-it box, a Lab link."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attn_core import Settings
+from attn_ui.look import apply_look
+from attn_ui.state import lab_query
+
+
+def lesson_page(title: str, question: str, minutes: int) -> None:
+    """Page set-up and heading: the title, the question the page answers, how long it takes to read."""
+    st.set_page_config(page_title=f"{title} · Attention Lab", page_icon=":material/school:", layout="wide")
+    apply_look()
+    st.title(title)
+    st.caption(f"{question} · about {minutes} minutes")
+
+
+def lab_button(settings: Settings, label: str = "Open this in the Lab", **view: str) -> None:
+    """A link that opens the Lab in exactly these settings (the same URL a lecturer can paste)."""
+    st.page_link("app.py", label=label, icon=":material/science:", query_params=lab_query(settings, **view))
+
+
+def try_it(task: str, settings: Settings, label: str = "Open the Lab in this state") -> None:
+    """The closing task of a lesson page, with a link that sets the Lab up for it."""
+    with st.container(border=True):
+        st.markdown(f"**Try it.** {task}")
+        lab_button(settings, label)
