@@ -1,0 +1,383 @@
+"""Real-browser harness for Streamlit apps: start a server, drive headless Chromium, read the page.
+
+Importable without pytest (bench/latency.py uses it too); the skip-or-fail policy lives in conftest.py.
+
+    server = start_server("app.py")          # waits for /_stcore/health
+    with sync_playwright() as p:
+        browser = launch_browser(p)
+        page = new_context(browser).new_page()
+        open_app(page, server)               # goto + wait_for_app
+        toggle(page, "Causal mask").click()
+        wait_for_app(page)
+        z = plotly_data(page)[0]["z"]
+    server.stop()
+
+Streamlit 1.67 facts this relies on (checked in Chromium 156):
+- `[data-testid="stApp"]` carries `data-test-connection-state` (CONNECTED) and `data-test-script-state`
+  (initial -> running -> notRunning). A fast rerun can skip "running" in the DOM altogether (React
+  batches it away), so "notRunning" right after a click does not prove the rerun is over.
+- `[data-testid="stStatusWidget"]` is shown while running, but also for "File change. Rerun";
+  `[data-testid="stStatusWidgetRunningIcon"]` is the running indicator proper.
+- The first Plotly chart appears well after the first run ends (the Plotly chunk loads lazily), and a
+  chart whose figure changed is unmounted and mounted again about 50-100 ms after the run ends.
+- `st.toggle` is `[data-testid="stCheckbox"]` holding a visually hidden `<input role="switch">`: find it
+  with get_by_role("switch", name=...), but click its `<label>` (the input itself is covered).
+So wait_for_app() also counts the page's WebSocket traffic (an init script added by new_context()),
+requires every chart to be drawn, and then a short quiet spell with no DOM or socket activity.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Playwright is only needed by the browser helpers, not by start_server().
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1366, "height": 768}
+STARTUP_TIMEOUT_S = 60.0
+APP_TIMEOUT_MS = 30_000
+
+
+# ---------------------------------------------------------------- server
+
+
+class ServerError(RuntimeError):
+    """The Streamlit server did not come up; the message ends with its log."""
+
+
+@dataclass
+class Server:
+    """A `streamlit run` child process on 127.0.0.1; stop() it (also done at interpreter exit)."""
+
+    process: subprocess.Popen
+    port: int
+    script: Path
+    log_path: Path
+    args: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no server log)"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time of the server process so far (all its threads), from /proc."""
+        return process_cpu_seconds(self.pid)
+
+    def stop(self) -> None:
+        """Terminate by PID, kill after 5 s; idempotent. The log file is removed."""
+        if self.alive():
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        with contextlib.suppress(ValueError):
+            _live_servers.remove(self)
+        with contextlib.suppress(OSError):
+            self.log_path.unlink()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+_live_servers: list[Server] = []
+
+
+@atexit.register
+def _stop_leftover_servers() -> None:
+    for server in list(_live_servers):
+        server.stop()
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """utime + stime of one process from /proc/<pid>/stat, in seconds."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()  # fields from 3 (state) on; comm may hold spaces
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5), in clock ticks
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as response:
+            return response.read().strip() == b"ok"
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def start_server(
+    script: str | os.PathLike[str] = "app.py",
+    cwd: str | os.PathLike[str] = REPO_ROOT,
+    extra_args: Sequence[str] = (),
+    timeout: float = STARTUP_TIMEOUT_S,
+) -> Server:
+    """Run `streamlit run script` headless on a free port and wait until /_stcore/health says "ok".
+
+    `script` is resolved against `cwd`; `cwd` decides which `.streamlit/config.toml` applies.
+    Output goes to a temp file (a pipe nobody reads can fill and stall the server). A start that
+    loses the race for its port is retried on another one.
+    """
+    cwd = Path(cwd).resolve()
+    script_path = (cwd / script).resolve()
+    if not script_path.is_file():
+        raise ServerError(f"no Streamlit script at {script_path}")
+    last_error = ""
+    for _attempt in range(3):
+        server = _launch(script_path, cwd, list(extra_args))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if _healthy(server.port):
+                return server
+            if not server.alive():
+                break
+            time.sleep(0.1)
+        log = server.log_tail()
+        timed_out = server.alive()
+        server.stop()
+        last_error = (
+            f"{'timed out after ' + str(timeout) + ' s' if timed_out else 'exited'} "
+            f"starting {script_path.name} on port {server.port}"
+        )
+        if timed_out or "already in use" not in log:
+            raise ServerError(f"Streamlit server {last_error}; log tail:\n{log}")
+    raise ServerError(f"Streamlit server {last_error} (port races, 3 tries)")
+
+
+def _launch(script_path: Path, cwd: Path, extra_args: list[str]) -> Server:
+    port = free_port()
+    args = [
+        sys.executable, "-m", "streamlit", "run", str(script_path),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        *extra_args,
+    ]  # fmt: skip
+    fd, log_name = tempfile.mkstemp(prefix=f"streamlit-{script_path.stem}-", suffix=".log")
+    with os.fdopen(fd, "wb") as log:
+        process = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    server = Server(process=process, port=port, script=script_path, log_path=Path(log_name), args=args)
+    _live_servers.append(server)
+    return server
+
+
+# ---------------------------------------------------------------- browser
+
+
+def chromium_executable() -> Path | None:
+    return CHROMIUM if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK) else None
+
+
+def launch_browser(playwright: Playwright, executable: str | os.PathLike[str] = CHROMIUM) -> Browser:
+    return playwright.chromium.launch(executable_path=str(executable), headless=True, args=CHROMIUM_ARGS)
+
+
+# Counts the page's WebSocket messages so wait_for_app() can tell that a rerun asked for is answered.
+_TRACK_SOCKETS = """
+(() => {
+  if (window.__attnWs) return;
+  const stats = window.__attnWs = {sent: 0, received: 0, lastSent: 0, lastReceived: 0};
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => { stats.received++; stats.lastReceived = performance.now(); });
+    }
+    send(data) { stats.sent++; stats.lastSent = performance.now(); return super.send(data); }
+  };
+})();
+"""
+
+
+def new_context(browser: Browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"]) -> BrowserContext:
+    """A fresh context (own cookies, own Streamlit session) with the socket counter installed."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(_TRACK_SOCKETS)
+    return context
+
+
+def open_app(page: Page, server: Server, query: str = "", timeout_ms: int = APP_TIMEOUT_MS) -> None:
+    """Load the app (optionally with `?query`) and wait until its first run is drawn."""
+    page.goto(server.url + (f"?{query.lstrip('?')}" if query else ""), timeout=timeout_ms)
+    wait_for_app(page, timeout_ms=timeout_ms, initial_wait_ms=0)
+
+
+_APP_SETTLED = """
+([settleMs]) => {
+  const now = performance.now();
+  if (!window.__attnQuiet) {
+    window.__attnQuiet = {last: now};
+    new MutationObserver(() => { window.__attnQuiet.last = performance.now(); })
+      .observe(document.documentElement,
+               {subtree: true, childList: true, attributes: true, characterData: true});
+    return false;
+  }
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute("data-test-connection-state") !== "CONNECTED") return false;
+  if (app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  const busy = '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stSkeleton"]';
+  if (document.querySelector(busy)) return false;
+  for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+    const plot = chart.querySelector(".js-plotly-plot");
+    if (!plot || !plot.data || !plot._fullLayout) return false;
+  }
+  let last = window.__attnQuiet.last;
+  const ws = window.__attnWs;
+  if (ws) {
+    if (ws.received === 0 || ws.lastSent > ws.lastReceived) return false;  // a request is unanswered
+    last = Math.max(last, ws.lastReceived, ws.lastSent);
+  }
+  return now - last >= settleMs;
+}
+"""
+
+
+def wait_for_app(page: Page, timeout_ms: int = APP_TIMEOUT_MS, initial_wait_ms: int = 50, settle_ms: int = 150) -> None:
+    """Wait until Streamlit is connected, no run is pending or running, every chart is drawn, and
+    neither the DOM nor the socket has moved for `settle_ms`.
+
+    Call it after page.goto() and after every interaction that may rerun the script. `initial_wait_ms`
+    gives a widget's change handler time to send its rerun request before the first check.
+    """
+    if initial_wait_ms:
+        page.wait_for_timeout(initial_wait_ms)
+    page.wait_for_function(_APP_SETTLED, arg=[settle_ms], timeout=timeout_ms, polling=25)
+
+
+def toggle(page: Page, label: str) -> Locator:
+    """The clickable part of `st.toggle(label)` (its <label>); `switch(page, label).is_checked()` reads it."""
+    return switch(page, label).locator("xpath=ancestor::label[1]")
+
+
+def switch(page: Page, label: str) -> Locator:
+    return page.get_by_role("switch", name=label, exact=True)
+
+
+# ---------------------------------------------------------------- reading the page
+
+# Plotly >= 6 sends arrays as {dtype, bdata: base64, shape}; gd.data keeps them in that form.
+_PLOTLY_DATA = """
+([index]) => {
+  const plot = document.querySelectorAll(".js-plotly-plot")[index];
+  if (!plot || !plot.data) return null;
+  const TYPES = {f8: Float64Array, f4: Float32Array, i4: Int32Array, u4: Uint32Array, i2: Int16Array,
+                 u2: Uint16Array, i1: Int8Array, u1: Uint8Array, u1c: Uint8ClampedArray};
+  const reshape = (flat, shape) => {
+    if (shape.length <= 1) return flat;
+    const step = flat.length / shape[0];
+    const rows = Array.from({length: shape[0]}, (_, i) => flat.slice(i * step, (i + 1) * step));
+    return rows.map((row) => reshape(row, shape.slice(1)));
+  };
+  const decode = (spec) => {
+    const bytes = typeof spec.bdata === "string"
+      ? Uint8Array.from(atob(spec.bdata), (c) => c.charCodeAt(0)).buffer
+      : spec.bdata;
+    const flat = Array.from(new TYPES[spec.dtype](bytes));
+    const shape = spec.shape === undefined ? [flat.length] : String(spec.shape).split(",").map(Number);
+    return reshape(flat, shape);
+  };
+  const clean = (value) => {
+    if (typeof value === "number") return Number.isFinite(value) ? value : null;
+    if (value === null || value === undefined || typeof value !== "object") return value ?? null;
+    if (ArrayBuffer.isView(value)) return Array.from(value, clean);
+    if (Array.isArray(value)) return value.map(clean);
+    if (TYPES[value.dtype] && value.bdata !== undefined) return clean(decode(value));
+    const out = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (typeof inner !== "function") out[key] = clean(inner);
+    }
+    return out;
+  };
+  return plot.data.map(clean);
+}
+"""
+
+
+def plotly_data(page: Page, index: int = 0) -> list[dict[str, Any]]:
+    """The traces (`gd.data`) of the index-th Plotly chart on the page, as plain JSON.
+
+    Binary arrays come back as (nested) lists, NaN and +-Infinity as None.
+    """
+    data = page.evaluate(_PLOTLY_DATA, [index])
+    if data is None:
+        count = page.locator(".js-plotly-plot").count()
+        raise AssertionError(f"no drawn Plotly chart number {index}; the page has {count}")
+    return data
+
+
+def metrics(page: Page) -> dict[str, str]:
+    """{label: value} of every st.metric on the page, as the text shown."""
+    pairs = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map((m) => [
+             (m.querySelector('[data-testid="stMetricLabel"]')?.innerText ?? "").trim(),
+             (m.querySelector('[data-testid="stMetricValue"]')?.innerText ?? "").trim()])"""
+    )
+    labels = [label for label, _ in pairs]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    assert not duplicates, f"metric labels must be unique to be read by label; repeated: {duplicates}"
+    return dict(pairs)
+
+
+def assert_no_exception(page: Page) -> None:
+    """Fail with the exception text if the app shows any st.exception / uncaught error box."""
+    boxes = page.locator('[data-testid="stException"]')
+    count = boxes.count()
+    if count:
+        texts = "\n---\n".join(text[:1500] for text in boxes.all_inner_texts())
+        raise AssertionError(f"the app shows {count} exception(s):\n{texts}")
+
+
+def collect_page_errors(page: Page) -> list[str]:
+    """Start recording uncaught JavaScript errors of `page`; returns the (growing) list."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
