@@ -149,6 +149,11 @@ _FALSE = {"0", "false", "no", "off"}
 _MAX_VALUE_CHARS = 2_000
 
 
+def _code(text: str) -> str:
+    """User text quoted for a Markdown note: a code span, where Markdown and Streamlit's extras stay literal."""
+    return "`" + repr(text).replace("`", "\u02cb") + "`"  # a backtick would end the span; show a look-alike
+
+
 class _QueryReader:
     """Turns raw values into a valid Settings, one key at a time, collecting a note per change."""
 
@@ -336,7 +341,7 @@ class _QueryReader:
             else:
                 rejected.append(text[:12])
         if rejected:
-            shown = ", ".join(repr(r) for r in rejected[:4]) + (" ..." if len(rejected) > 4 else "")
+            shown = ", ".join(_code(r) for r in rejected[:4]) + (" ..." if len(rejected) > 4 else "")
             self.notes.append(
                 f"`pad` takes word positions from 1 to {count}, separated by commas; ignored {shown}."
             )
