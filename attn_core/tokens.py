@@ -18,6 +18,7 @@ DEFAULT_SENTENCE = "Your journey starts with one step"
 MAX_TOKENS = 16
 MAX_WORD_CHARS = 24
 D_IN = 3
+_JOINER = "\u200d"  # zero-width joiner: glues emoji into one picture
 
 # The chapter 3 embeddings of "Your journey starts with one step", keyed by the case-folded word.
 LESSON_EMBEDDINGS: dict[str, tuple[float, float, float]] = {
@@ -47,9 +48,24 @@ def tokenize(sentence: str) -> tuple[str, ...]:
             raise SettingsError(
                 f"One word is {len(word):,} characters long; each word may have at most {MAX_WORD_CHARS}."
             )
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in word):
+        if _has_invisible(word):
             raise SettingsError("The sentence holds control or invisible characters; please type plain words.")
     return words
+
+
+def _has_invisible(word: str) -> bool:
+    """Control, format or private characters; a zero-width joiner between two emoji (👩‍💻) is allowed."""
+    for index, ch in enumerate(word):
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs"):
+            continue
+        inside = 0 < index < len(word) - 1
+        if not (ch == _JOINER and inside and _is_emoji_part(word[index - 1]) and _is_emoji_part(word[index + 1])):
+            return True
+    return False
+
+
+def _is_emoji_part(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"  # symbol, skin tone, emoji presentation
 
 
 def word_embedding(word: str) -> np.ndarray:
