@@ -22,8 +22,8 @@ def lab_button(settings: Settings, label: str = "Open this in the Lab", **view: 
     st.page_link("app.py", label=label, icon=":material/science:", query_params=lab_query(settings, **view))
 
 
-def try_it(task: str, settings: Settings, label: str = "Open the Lab in this state") -> None:
-    """The closing task of a lesson page, with a link that sets the Lab up for it."""
+def try_it(task: str, settings: Settings, label: str = "Open the Lab in this state", **view: str) -> None:
+    """The closing task of a lesson page, with a link that sets the Lab up for it (view keys such as row=3)."""
     with st.container(border=True):
         st.markdown(f"**Try it.** {task}")
-        lab_button(settings, label)
+        lab_button(settings, label, **view)
