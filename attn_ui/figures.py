@@ -111,64 +111,83 @@ def attention_map(
     grey_text = np.where(blocked & (status == "future"), "future", np.where(blocked, "PAD", "")).astype(object)
     if length > 10:
         grey_text = np.where(grey_text == "future", "·", grey_text)
-
-    figure = go.Figure()
-    figure.add_trace(
-        go.Heatmap(
-            z=shown, x=positions, y=positions, zmin=0, zmax=1, colorscale=WEIGHT_SCALE,
-            text=cell_text, texttemplate="%{text}", textfont={"size": font},
-            hoverinfo="skip", hoverongaps=False, showscale=style.show_scale, xgap=2, ygap=2,
-            colorbar={"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
-            name="weights",
-        )
-    )
-    for grid, colour, name in ((future_only, GREY_FUTURE, "future"), (padding_any, GREY_PADDING, "padding")):
-        figure.add_trace(
-            go.Heatmap(
-                z=grid, x=positions, y=positions, zmin=0, zmax=1, showscale=False,
-                colorscale=[[0, colour], [1, colour]], text=grey_text, texttemplate="%{text}",
-                textfont={"size": max(8, font - 3), "color": GREY_TEXT},
-                hoverinfo="skip", hoverongaps=False, xgap=2, ygap=2, name=f"blocked ({name})",
-            )
-        )
     cols, rows = np.meshgrid(positions, positions)
-    figure.add_trace(
-        go.Scatter(
-            x=cols.ravel(), y=rows.ravel(), mode="markers",
-            marker={"symbol": "square", "size": 28, "opacity": 0},
-            hovertext=[line for row in hover_lines(result, head, status) for line in row],
-            hovertemplate="%{hovertext}<extra></extra>", showlegend=False, name="cells",
-        )
-    )
+    traces = [
+        {
+            "type": "heatmap", "name": "weights", "z": _cells(shown), "x": positions, "y": positions,
+            "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "text": _cells(cell_text), "texttemplate": "%{text}",
+            "textfont": {"size": font}, "hoverinfo": "skip", "hoverongaps": False, "showscale": style.show_scale,
+            "xgap": 2, "ygap": 2,
+            "colorbar": {"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
+        },
+        *(
+            {
+                "type": "heatmap", "name": f"blocked ({name})", "z": _cells(grid), "x": positions, "y": positions,
+                "zmin": 0, "zmax": 1, "showscale": False, "colorscale": [[0, colour], [1, colour]],
+                "text": _cells(grey_text), "texttemplate": "%{text}",
+                "textfont": {"size": max(8, font - 3), "color": GREY_TEXT},
+                "hoverinfo": "skip", "hoverongaps": False, "xgap": 2, "ygap": 2,
+            }
+            for grid, colour, name in ((future_only, GREY_FUTURE, "future"), (padding_any, GREY_PADDING, "padding"))
+        ),
+        {
+            "type": "scatter", "name": "cells", "x": cols.ravel().tolist(), "y": rows.ravel().tolist(),
+            "mode": "markers", "marker": {"symbol": "square", "size": 28, "opacity": 0},
+            "selected": {"marker": {"opacity": 0}}, "unselected": {"marker": {"opacity": 0}},
+            "hovertext": [line for row in hover_lines(result, head, status) for line in row],
+            "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
+        },
+    ]
+    layout = _layout(axis_labels(result, joiner="<br>"), labels, style, title)
     if selected_row is not None and 0 <= selected_row < length:
-        figure.add_shape(
-            type="rect", x0=-0.5, x1=length - 0.5, y0=selected_row - 0.5, y1=selected_row + 0.5,
-            line={"color": SELECT_COLOUR, "width": 4}, fillcolor="rgba(0,0,0,0)", layer="above",
-        )
-    _layout(figure, axis_labels(result, joiner="<br>"), labels, style, title)
-    return figure
+        layout["shapes"] = [{
+            "type": "rect", "x0": -0.5, "x1": length - 0.5, "y0": selected_row - 0.5, "y1": selected_row + 0.5,
+            "line": {"color": SELECT_COLOUR, "width": 4}, "fillcolor": "rgba(0,0,0,0)", "layer": "above",
+        }]
+    return figure_from_spec({"data": traces, "layout": layout})
 
 
-def _layout(figure: go.Figure, x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> None:
+def _cells(grid: np.ndarray) -> list[list]:
+    """A 2-d array as nested lists, NaN as None (a gap in a heatmap)."""
+    return [[None if isinstance(v, float) and v != v else v for v in row] for row in grid.tolist()]
+
+
+def figure_from_spec(spec: dict) -> go.Figure:
+    """Wrap a plain figure dict without Plotly's per-property validation (about 25 ms -> 2 ms a map).
+
+    The builders write plain dicts for speed; tests/ui/test_figures.py builds every figure again WITH
+    validation, so a misspelt property still fails there.
+    """
+    return go.Figure(spec, _validate=VALIDATE)
+
+
+VALIDATE = False  # tests switch this on to have Plotly check every property
+
+
+def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
     length = len(y_labels)
     axis = {
         "tickmode": "array", "tickvals": list(range(length)),
         "tickfont": {"size": style.axis_font}, "showgrid": False, "zeroline": False, "fixedrange": True,
         "range": [-0.5, length - 0.5],
     }
-    figure.update_layout(
-        height=style.height,
-        margin={"l": style.margin, "r": style.margin, "t": style.margin + (34 if title else 0), "b": style.margin},
-        xaxis={**axis, "ticktext": x_labels, "side": "top", "tickangle": -35 if length > 6 else 0,
-               "title": {"text": "key: the word being looked at →" if style.show_titles else "",
-                         "font": {"size": style.axis_font - 2}}},
-        yaxis={**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5], "scaleanchor": "x",
-               "title": {"text": "query: the word looking ↓" if style.show_titles else "",
-                         "font": {"size": style.axis_font - 2}}},
-        title={"text": plotly_escape(title), "x": 0.5, "font": {"size": style.axis_font}} if title else None,
-        dragmode=False, hovermode="closest", clickmode="event+select",
-        plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)",
-    )
+    layout = {
+        "height": style.height,
+        "margin": {"l": style.margin, "r": style.margin, "t": style.margin + (34 if title else 0),
+                   "b": style.margin},
+        "xaxis": {**axis, "ticktext": x_labels, "side": "top", "tickangle": -35 if length > 6 else 0,
+                  "title": {"text": "key: the word being looked at →" if style.show_titles else "",
+                            "font": {"size": style.axis_font - 2}}},
+        "yaxis": {**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
+                  "scaleanchor": "x",
+                  "title": {"text": "query: the word looking ↓" if style.show_titles else "",
+                            "font": {"size": style.axis_font - 2}}},
+        "dragmode": False, "hovermode": "closest", "clickmode": "event+select",
+        "plot_bgcolor": "rgba(0,0,0,0)", "paper_bgcolor": "rgba(0,0,0,0)",
+    }
+    if title:
+        layout["title"] = {"text": plotly_escape(title), "x": 0.5, "font": {"size": style.axis_font}}
+    return layout
 
 
 def download_config(filename: str, scale: int = 3) -> dict:

@@ -1,0 +1,89 @@
+"""The attention map's figure: what it shows must match the core, cell by cell."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from attn_core import Settings, compute
+from attn_ui import figures
+
+
+@pytest.fixture
+def validated(monkeypatch):
+    """Build figures with Plotly's full property validation, as the app skips it for speed."""
+    monkeypatch.setattr(figures, "VALIDATE", True)
+
+
+def grids(figure: go.Figure):
+    weights, future, padding, cells = figure.data
+    as_array = lambda trace: np.array(trace.z, dtype=float)  # noqa: E731  None -> nan
+    return as_array(weights), as_array(future), as_array(padding), weights, cells
+
+
+SETTINGS = [
+    Settings(),
+    Settings(causal=True),
+    Settings(causal=True, heads=4, view=3, padded=(5, 6)),
+    Settings(dropout=0.5, heads=2),
+    Settings(causal=True, padded=(1,)),
+    Settings(causal=True, route="zero_score"),
+    Settings(sentence="the cat sat on the mat", causal=True),
+]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: str(s.to_query()))
+def test_every_builder_output_passes_plotly_validation(settings, validated):
+    result = compute(settings)
+    figure = figures.attention_map(result, selected_row=1)
+    assert len(figure.data) == 4 and len(figure.layout.shapes) == 1
+    for style in (figures.SMALL, figures.PROJECTOR):
+        figures.attention_map(result, head=0, style=style, title="head 1")
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: str(s.to_query()))
+def test_grey_cells_are_exactly_the_blocked_cells_and_numbers_are_the_weights(settings):
+    result = compute(settings)
+    view = result.view_index
+    weights, future, padding, trace, _ = grids(figures.attention_map(result))
+    blocked = result.blocked[view] & (result.weights[view] == 0)
+    np.testing.assert_array_equal(np.isnan(weights), blocked)
+    np.testing.assert_array_equal(weights[~blocked], result.weights[view][~blocked])
+    np.testing.assert_array_equal(~np.isnan(future), blocked & result.blocked_by_causal & ~result.blocked_by_padding)
+    np.testing.assert_array_equal(~np.isnan(padding), blocked & result.blocked_by_padding)
+    text = np.array(trace.text, dtype=object)
+    for i, j in zip(*np.nonzero(~blocked), strict=True):
+        expected = "drop" if result.dropped[view, i, j] else f"{result.weights[view, i, j]:.2f}"
+        assert text[i, j] == expected
+
+
+def test_causal_map_greys_exactly_the_upper_triangle_and_the_top_row_is_one():
+    result = compute(Settings(causal=True, heads=4))
+    for head in range(4):
+        weights, future, _, trace, _ = grids(figures.attention_map(result, head=head))
+        np.testing.assert_array_equal(np.isnan(weights), np.triu(np.ones((6, 6), bool), k=1))
+        assert np.array(trace.text, dtype=object)[0].tolist() == ["1.00", "", "", "", "", ""]
+
+
+def test_pad_words_are_marked_on_both_axes_and_markup_is_escaped():
+    result = compute(Settings(sentence="<b>hi</b> there you", padded=(3,)))
+    figure = figures.attention_map(result)
+    assert figure.layout.yaxis.ticktext == ("&lt;b&gt;hi&lt;/b&gt;", "there", "you · PAD")
+    assert figure.layout.xaxis.ticktext[2] == "you<br>PAD"
+    hover = figure.data[3].hovertext
+    assert all("<b>hi</b>" not in line for line in hover)
+
+
+def test_hover_says_why_a_cell_is_blocked_or_dropped():
+    result = compute(Settings(causal=True, padded=(6,), dropout=0.5))
+    hover = np.array(figures.attention_map(result).data[3].hovertext).reshape(6, 6)
+    assert "future" in hover[0, 1] and "PAD" in hover[1, 5]
+    view = result.view_index
+    i, j = map(int, np.argwhere(result.dropped[view])[0])
+    assert "dropped by dropout" in hover[i, j]
+
+
+def test_the_selected_row_gets_an_outline():
+    figure = figures.attention_map(compute(Settings()), selected_row=2)
+    shape = figure.layout.shapes[0]
+    assert (shape.y0, shape.y1) == (1.5, 2.5)
+    assert figures.attention_map(compute(Settings()), selected_row=None).layout.shapes == ()
