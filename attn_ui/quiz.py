@@ -1,0 +1,252 @@
+"""Predict-then-reveal questions on screen: one question, a section, the scores and the reset.
+
+The answers live in session state under our own keys, never only in widgets: Streamlit drops a widget's
+value when its page is not drawn, so every pick is copied into `quiz.answers` and the widgets are set
+back from it when the page is drawn again.
+
+    quiz.answers  question id -> the current answer (an option index, or a tuple for an ordering question)
+    quiz.first    question id -> the first complete answer: the one the score counts
+    quiz.section  the section in view
+    quiz.url      the section this page last wrote to the URL (to tell a new link from our own write)
+    quiz.w.<id>   the widget of one question (for an ordering question: the pills of the next line);
+                  quiz.pick the section picker
+
+Lesson pages can ask any question of the bank inline with `inline_question(question_id)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from attn_ui.page import lab_button
+from attn_ui.questions import (
+    BY_ID,
+    QUESTIONS,
+    SECTION_BY_ID,
+    SECTIONS,
+    Question,
+    Section,
+    Tally,
+    feedback,
+    in_section,
+    is_complete,
+    is_right,
+    letter,
+    normalise,
+    tally,
+)
+
+ANSWERS_KEY = "quiz.answers"
+FIRST_KEY = "quiz.first"
+SECTION_KEY = "quiz.section"
+URL_SECTION_KEY = "quiz.url"
+PICKER_KEY = "quiz.pick"
+WIDGET_PREFIX = "quiz.w."
+SECTION_PARAM = "section"  # ?section=padding opens the page on that section
+
+
+def answers() -> dict[str, Any]:
+    return st.session_state.setdefault(ANSWERS_KEY, {})
+
+
+def first_answers() -> dict[str, Any]:
+    return st.session_state.setdefault(FIRST_KEY, {})
+
+
+def widget_key(question: Question) -> str:
+    return WIDGET_PREFIX + question.id
+
+
+def record(question: Question, value: Any) -> None:
+    """Copy a widget's value into our own keys; the first complete answer is kept for the score."""
+    answer = normalise(question, value)
+    if answer is None:
+        answers().pop(question.id, None)
+        return
+    answers()[question.id] = answer
+    if is_complete(question, answer):
+        first_answers().setdefault(question.id, answer)
+
+
+def reset(questions: tuple[Question, ...] = QUESTIONS) -> None:
+    """Forget the answers to these questions (a button callback: runs before any widget is drawn)."""
+    for question in questions:
+        answers().pop(question.id, None)
+        first_answers().pop(question.id, None)
+        st.session_state.pop(widget_key(question), None)
+
+
+def sync() -> None:
+    """Copy every choice widget's value of this run into our keys, so a score drawn above the questions
+    already counts the answer just picked. (Ordering questions are recorded by their callbacks.)"""
+    for question in QUESTIONS:
+        key = widget_key(question)
+        if question.kind != "order" and key in st.session_state:
+            record(question, st.session_state[key])
+
+
+def score(questions: tuple[Question, ...] = QUESTIONS) -> Tally:
+    sync()
+    return tally(questions, first_answers(), answers())
+
+
+# --- one question ----------------------------------------------------------------------------------------
+
+
+def _restore(question: Question) -> None:
+    key = widget_key(question)
+    stored = answers().get(question.id)
+    if question.kind != "order" and key not in st.session_state and stored is not None:
+        st.session_state[key] = stored
+
+
+def _choice(question: Question, label: str) -> None:
+    key, options = widget_key(question), list(range(len(question.options)))
+    if question.kind == "code":
+        value = st.radio(label, options, key=key, index=None, horizontal=True,
+                         format_func=lambda i: f"Version {letter(i)}", label_visibility="collapsed")
+    else:
+        value = st.radio(label, options, key=key, index=None, format_func=lambda i: question.options[i].text,
+                         label_visibility="collapsed")
+    record(question, value)
+
+
+def _order(question: Question) -> tuple[int, ...]:
+    stored = answers().get(question.id, ())
+    return tuple(stored) if isinstance(stored, tuple) else ()
+
+
+def _append_line(question: Question) -> None:
+    """Pills callback: the tapped line joins the program, and the pills are cleared for the next tap."""
+    key = widget_key(question)
+    line = st.session_state.get(key)
+    if line is not None and line not in _order(question):
+        record(question, (*_order(question), line))
+    st.session_state[key] = None
+
+
+def _undo_line(question: Question) -> None:
+    record(question, _order(question)[:-1])
+
+
+def _ordering(question: Question) -> None:
+    """Build the program line by line: tap the next line; the program so far shows as code."""
+    order = _order(question)
+    if order:
+        st.code("\n".join(question.options[i].text for i in order), language="python", wrap_lines=True)
+    left = [i for i in range(len(question.options)) if i not in order]
+    if left:
+        st.pills(f"Tap the line that runs {'next' if order else 'first'}", left, key=widget_key(question),
+                 format_func=lambda i: f"`{question.options[i].text}`", on_change=_append_line, args=(question,))
+    if order:
+        st.button("Undo the last line", key=f"quiz.undo.{question.id}", icon=":material/undo:", type="tertiary",
+                  on_click=_undo_line, args=(question,))
+
+
+def _feedback(question: Question) -> None:
+    answer = answers().get(question.id)
+    if not is_complete(question, answer):
+        return
+    said = feedback(question, answer)
+    if said.correct:
+        st.success(said.verdict, icon=":material/check_circle:")
+    else:
+        st.error(said.verdict, icon=":material/cancel:")
+    if said.more:
+        st.markdown(said.more)
+    if question.kind == "order" and not said.correct:
+        st.code(question.right_text, language="python", wrap_lines=True)
+    first = first_answers().get(question.id)
+    if first is not None and first != answer:
+        verdict = "right" if is_right(question, first) else "not right"
+        st.caption(f"The score keeps your first answer, which was {verdict}.")
+    if question.lab is not None:
+        settings, _ = question.lab.settings()
+        lab_button(settings, question.lab.label, **question.lab.view)
+
+
+def render_question(question: Question, heading: str = "", label: str = "Your answer") -> None:
+    """A question in a box: prompt, code, choices, and feedback as soon as an answer is complete."""
+    _restore(question)
+    with st.container(border=True, key=f"quiz-{question.id}"):
+        st.markdown(f"**{heading}** {question.prompt}" if heading else question.prompt)
+        if question.code:
+            st.code(question.code, language="python", wrap_lines=True)
+        if question.kind == "code":
+            for index, option in enumerate(question.options):
+                st.markdown(f"**Version {letter(index)}**")
+                st.code(option.text, language="python", wrap_lines=True)
+        if question.kind == "order":
+            _ordering(question)
+        else:
+            _choice(question, label)
+        _feedback(question)
+
+
+def inline_question(question_id: str, heading: str = "Predict first.") -> None:
+    """Ask one question of the bank on any page; the answer is shared with the Check yourself page."""
+    render_question(BY_ID[question_id], heading)
+    st.caption("Pick before you look: the answer and the reason show at once. "
+               "It also counts on the Check yourself page.")
+
+
+# --- sections, scores, reset ------------------------------------------------------------------------------
+
+
+def _section_from_url() -> None:
+    """A `?section=` the page did not write itself is a new link: open that section."""
+    wanted = st.query_params.get(SECTION_PARAM)
+    if wanted in SECTION_BY_ID and wanted != st.session_state.get(URL_SECTION_KEY):
+        st.session_state[SECTION_KEY] = wanted
+        st.session_state[PICKER_KEY] = wanted
+
+
+def section_picker() -> Section:
+    """The section in view, chosen with one control; kept across reruns, page switches and in the URL."""
+    _section_from_url()
+    stored = st.session_state.get(SECTION_KEY, SECTIONS[0].id)
+    if st.session_state.get(PICKER_KEY) not in SECTION_BY_ID:
+        st.session_state[PICKER_KEY] = stored
+    chosen = st.segmented_control(
+        "Section", [s.id for s in SECTIONS], key=PICKER_KEY, required=True,
+        format_func=lambda sid: SECTION_BY_ID[sid].title, width="stretch",
+    )
+    st.session_state[SECTION_KEY] = chosen
+    if st.query_params.get(SECTION_PARAM) != chosen:
+        st.query_params[SECTION_PARAM] = chosen
+    st.session_state[URL_SECTION_KEY] = chosen
+    return SECTION_BY_ID[chosen]
+
+
+def overall_score() -> None:
+    """How far the student is, overall and per section."""
+    total = score()
+    st.progress(
+        total.answered / total.total,
+        text=f"{total.answered} of {total.total} answered · {total.right} right on the first try",
+    )
+    parts = []
+    for section in SECTIONS:
+        part = score(in_section(section.id))
+        parts.append(f"{section.title} {part.right}/{part.total}")
+    st.caption("Right on the first try: " + " · ".join(parts))
+
+
+def reset_controls(section: Section) -> None:
+    with st.popover("Start again", icon=":material/restart_alt:"):
+        st.markdown("Clear your answers and scores. This cannot be undone.")
+        st.button(f"Clear “{section.title}”", key="quiz.reset.section", on_click=reset,
+                  args=(in_section(section.id),))
+        st.button("Clear every section", key="quiz.reset.all", on_click=reset, type="primary")
+
+
+def render_section(section: Section) -> None:
+    questions = in_section(section.id)
+    part = score(questions)
+    st.subheader(section.title)
+    st.caption(f"{section.blurb} · {part.right} of {part.total} right on the first try · "
+               f"{part.answered} answered")
+    for number, question in enumerate(questions, start=1):
+        render_question(question, f"{number}.", f"Your answer to question {number}")

@@ -1,0 +1,21 @@
+"""Check yourself: every question the two lessons ask, answered here with instant feedback.
+
+This page only wires: the bank (attn_ui/questions.py) -> the renderer (attn_ui/quiz.py). Answers live in
+session state under quiz.*, so they survive reruns and trips to other pages.
+"""
+
+import streamlit as st
+
+from attn_ui import quiz
+from attn_ui.page import lesson_page
+
+lesson_page("Check yourself", "Can you predict what attention does before you look?", 15)
+st.markdown(
+    "Pick an answer and the page tells you at once whether it is right, and why. "
+    "Your **first** pick counts for the score; after that, try the other options to read why they fail. "
+    "Most answers come with a link that opens the Lab in the state that shows it."
+)
+quiz.overall_score()
+section = quiz.section_picker()
+quiz.render_section(section)
+quiz.reset_controls(section)
