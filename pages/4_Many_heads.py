@@ -1,0 +1,55 @@
+"""Lesson 4: several heads side by side, where each one lands in concat, what W_o mixes, and what it all costs."""
+
+import streamlit as st
+
+from attn_core import Settings, SettingsError
+from attn_core import heads_lessons as lessons
+from attn_ui import figures, state
+from attn_ui import heads_figures as hf
+from attn_ui.page import lesson_page, try_it
+
+lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
+st.markdown("One head has one way of deciding which words matter. Several heads look in several ways at once: each "
+            "gets its own slice of the columns of Q, K and V and runs attention on that slice alone. Below, one "
+            "sentence goes through h heads; each small map is one head, counted from 0 as NumPy counts (the Lab's "
+            "*Viewing head* counts from 1).")
+heads = st.segmented_control("Number of heads h", [1, 2, 3, 4], default=4, key="heads.h", required=True)
+causal = st.toggle("Causal mask", value=True, key="heads.causal")
+result = state.cached_compute(Settings(causal=causal, heads=heads))
+st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {result.d_head} columns per head.")
+maps = hf.small_multiples(result)
+for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in order
+    for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
+        column.plotly_chart(maps[head], config=figures.download_config(f"head-{head}-of-{heads}"))
+
+st.subheader("Where each head's output goes")
+st.markdown(hf.concat_sentence(result))
+st.plotly_chart(hf.concat_figure(result), config=figures.download_config("concat"))
+worked = state.cached_compute(lessons.WORKED)
+st.markdown(hf.worked_sentence(worked))
+st.dataframe(lessons.concat_table(worked), hide_index=True)
+
+st.subheader("What W_o does")
+st.markdown(hf.w_o_sentence(result))
+st.plotly_chart(hf.mixing_figure(result), config=figures.download_config("w_o-mixing"))
+
+st.subheader("Same price as one wide head")
+for cell, (label, value) in zip(st.container(key="kpis").columns(4), hf.cost_metrics(result).items(), strict=True):
+    cell.metric(label, value, border=True)
+st.dataframe(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), hide_index=True)
+st.markdown(hf.cost_sentence(result))
+
+st.subheader("When h does not divide d_model")
+d_model = result.settings.d_model
+tried = st.columns([1, 2])[0].number_input(f"Try a head count for d_model = {d_model}", 1, 24, 5, key="heads.try")
+try:
+    st.success(f"{d_model} / {tried} = {len(lessons.head_columns(d_model, tried)[0])}: every head gets whole columns.")
+except SettingsError as error:
+    st.warning(str(error), icon=":material/block:")
+    st.caption(f"Q is ({len(result.tokens)}, {d_model}): {d_model} columns do not cut into {tried} equal slices. "
+               "NumPy:")
+    st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None)
+st.markdown("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), "
+            "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
+try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
+       "every head, the weights in the open cells are not.", Settings(causal=True, heads=4))

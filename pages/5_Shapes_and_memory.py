@@ -1,0 +1,43 @@
+"""Lesson 5: the shape of every tensor on the way through attention, and the (B, h, T, T) memory wall."""
+
+import streamlit as st
+
+from attn_core import Settings
+from attn_core import heads_lessons as lessons
+from attn_ui import figures, state
+from attn_ui import heads_figures as hf
+from attn_ui.page import lesson_page, try_it
+
+lesson_page("Shapes and memory", "What shape is every tensor, and why does a long context cost so much memory?", 5)
+settings = st.session_state.get(state.SETTINGS_KEY) or Settings(heads=4)
+result = state.cached_compute(settings)
+st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
+            "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
+            "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
+batch = st.slider("Batch size B (sentences processed together)", 1, 64, 8, key="shapes.batch")
+st.dataframe(lessons.shape_table(result, batch), hide_index=True)
+st.caption(hf.here_sentence(result))
+
+st.subheader("The quadratic wall")
+st.markdown(f"The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers. T appears "
+            f"twice, so twice the context means four times the memory. GPT-2 sizes: h = {lessons.GPT2.heads}, one "
+            "layer, the batch from the slider above.")
+length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, value=lessons.GPT2.context, key="shapes.t",
+                          format_func=lambda t: f"{t:,}")
+metrics = hf.memory_metrics(batch, lessons.GPT2.heads, length)
+for cell, (label, value) in zip(st.container(key="kpis").columns(4), metrics.items(), strict=True):
+    cell.metric(label, value, border=True)
+st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=figures.download_config("score-memory"))
+st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: the "
+           "square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the bill but "
+           "not the slope. 1 MB = 1,000,000 bytes.")
+
+st.subheader("How FlashAttention gets round it")
+st.markdown("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
+            "It takes a block of queries and walks through the keys a tile at a time in the GPU's small, fast on-chip "
+            "memory. For each tile it updates a running maximum and a running sum of exps for every query row, and "
+            "rescales the partial weighted sum of values whenever the maximum grows. After the last tile each row is "
+            "finished, and only the (B, h, T, d_head) output is written out; training recomputes the tiles it needs "
+            "instead of storing them. The work is still quadratic in T; the memory is not.")
+try_it("Open the Lab and type a longer sentence (up to 16 words): watch the map, and the score tensor, grow as T×T.",
+       settings)

@@ -1,0 +1,49 @@
+"""Lesson 6: one query row of one head, every number from q · k to the weighted sum of the values."""
+
+import streamlit as st
+
+from attn_core import MAX_DROPOUT, Settings
+from attn_core import heads_lessons as lessons
+from attn_ui import heads_figures as hf
+from attn_ui import state
+from attn_ui.page import lesson_page, try_it
+
+lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
+base = st.session_state.get(state.SETTINGS_KEY) or Settings(causal=True, heads=2, dropout=0.1)
+words = hf.word_options(state.cached_compute(base))
+st.markdown("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
+            "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here.")
+word_col, head_col = st.columns([3, 1])
+query = word_col.segmented_control("Query word", list(words), format_func=words.get, key="hand.word",
+                                   default=min(2, len(words) - 1), required=True, wrap=True)
+head = head_col.segmented_control("Head (from 0)", list(range(base.heads)), default=base.view - 1, key="hand.head",
+                                  required=True)
+causal_col, train_col, p_col = st.columns([1, 1, 2], vertical_alignment="center")
+causal = causal_col.toggle("Causal mask", value=base.causal, key="hand.causal")
+training = train_col.toggle("Training", value=base.training, key="hand.train")
+dropout = p_col.slider("Dropout p", 0.0, MAX_DROPOUT, float(base.dropout), 0.05, key="hand.p", format="%.2f")
+pads = st.pills("Tap words to make them PAD", list(words), format_func=words.get, selection_mode="multi",
+                default=[pos - 1 for pos in base.padded], key="hand.pad")
+settings = base.replace(causal=causal, training=training, dropout=dropout, view=head + 1,
+                        padded=tuple(sorted(pos + 1 for pos in pads)))
+row = lessons.row_by_hand(state.cached_compute(settings), query, head)
+
+st.markdown(hf.row_heading(row))
+for cell, (label, value) in zip(st.container(key="kpis").columns(5), hf.row_metrics(row).items(), strict=True):
+    cell.metric(label, value, border=True)
+for step in hf.row_steps(row):
+    st.markdown(f"**{step.title}** · {step.note}")
+    st.dataframe(step.columns, hide_index=True, column_config={"key": st.column_config.TextColumn(pinned=True), **{
+        name: st.column_config.NumberColumn(format=f"%.{hf.DIGITS}f") for name in step.numbers}})
+
+st.subheader("Checklist for the whole set")
+st.markdown("""
+- The causal mask blocks every key to the right of the query: those scores become −∞ *before* the softmax.
+- Before dropout, every row with something left to look at adds up to 1, over the keys it may see and no others.
+- Dropout works on the weights after the softmax, only in training, and survivors are multiplied by 1 / (1 − p).
+- The number of heads divides d_model; each head works on d_head = d_model / h columns.
+- The heads' outputs sit side by side in concat (width d_model) and W_o mixes them.
+- The score tensor is (B, h, T, T): its memory grows with the square of the context length.
+""")
+try_it("Open this row in the Lab: the same cells, the same weights, with the row outlined on the map.",
+       settings, row=str(query + 1))
