@@ -3,57 +3,43 @@
 Attention maps are drawn by `figures.attention_map`; this module draws the other pictures: the
 change-a-later-word table, the four routes on one row, a row of A @ V term by term, True/False mask tables,
 the masks of a padded batch, and the mean row sum over many dropout re-rolls. Never calls st.*.
+Like `figures`, the builders write plain figure dicts (Plotly's validation costs tens of ms a figure);
+the page tests build them again with validation on.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from attn_core.masks_lessons import SAME, DropoutRolls, LaterWordChange, PaddedBatch, RouteRows, RowTimesValues
-from attn_ui.figures import GREY_FUTURE, GREY_PADDING, GREY_TEXT, SELECT_COLOUR, WEIGHT_SCALE
+from attn_ui.figures import GREY_FUTURE, GREY_PADDING, GREY_TEXT, SELECT_COLOUR, WEIGHT_SCALE, figure_from_spec
 from attn_ui.text import plotly_escape
 
 OPEN_CELL = "#f4f7fb"  # a legal cell in a True/False table: near white, so the blocked greys stand out
 OPEN_TEXT = "#3a3a3a"
 CHANGE_SCALE = [[0.0, "#fff4e6"], [1.0, "#d94801"]]  # how far a row moved: pale to strong orange
-VALUE_SCALE = "RdBu"  # signed numbers of the value vectors
+VALUE_SCALE = [[0.0, "#2166ac"], [0.5, "#f7f7f7"], [1.0, "#b2182b"]]  # signed numbers: blue, white, red
 LINE_RESCALED = "#1f77b4"
 LINE_UNSCALED = "#d62728"
 FONT = 13
-
-
-def _words(labels: tuple[str, ...] | list[str]) -> list[str]:
-    return [plotly_escape(label) for label in labels]
-
-
-def _frame(figure: go.Figure, height: int, top: int = 10) -> go.Figure:
-    figure.update_layout(
-        height=height, margin={"l": 8, "r": 8, "t": top, "b": 8}, dragmode=False,
-        plot_bgcolor="rgba(0,0,0,0)", paper_bgcolor="rgba(0,0,0,0)", font={"size": FONT},
-    )  # fmt: skip
-    return figure
-
-
-def _grid_axes(figure: go.Figure, x_labels: list[str], y_labels: list[str], row=None, col=None) -> None:
-    common = {"showgrid": False, "zeroline": False, "fixedrange": True, "tickmode": "array"}
-    figure.update_xaxes(
-        **common, tickvals=list(range(len(x_labels))), ticktext=x_labels, side="top",
-        range=[-0.5, len(x_labels) - 0.5], row=row, col=col,
-    )  # fmt: skip
-    figure.update_yaxes(
-        **common, tickvals=list(range(len(y_labels))), ticktext=y_labels,
-        range=[len(y_labels) - 0.5, -0.5], autorange=False, row=row, col=col,
-    )  # fmt: skip
-
-
-# --- page 1 ---------------------------------------------------------------------------------------
-
-
 SETUP_SHORT = ("no mask", "−∞ first", "zero after", "score → 0")  # column heads of the experiment
 ROUTE_SHORT = {"neg_inf": "−∞ first", "zero_after": "zero after", "renormalize": "zero, renorm.",
                "zero_score": "score → 0"}  # fmt: skip
+MASK_SCALE = [[0.0, OPEN_CELL], [0.33, OPEN_CELL], [0.34, GREY_FUTURE], [0.66, GREY_FUTURE],
+              [0.67, GREY_PADDING], [1.0, GREY_PADDING]]  # fmt: skip
+
+
+# --- small pieces ---------------------------------------------------------------------------------
+
+
+def _words(labels) -> list[str]:
+    return [plotly_escape(label) for label in labels]
+
+
+def _cells(grid: np.ndarray) -> list[list]:
+    """A 2-d array as nested lists, NaN as None (a gap in a heatmap)."""
+    return [[None if isinstance(v, float) and v != v else v for v in row] for row in np.asarray(grid).tolist()]
 
 
 def _fmt(values: np.ndarray, digits: int = 2) -> np.ndarray:
@@ -62,27 +48,59 @@ def _fmt(values: np.ndarray, digits: int = 2) -> np.ndarray:
     return np.char.mod(f"%.{digits}f", rounded).astype(object)
 
 
+def _heatmap(z: np.ndarray, text: np.ndarray, name: str, **extra) -> dict:
+    """One grid of cells with a label in each; `extra` sets colours, axes, hover."""
+    return {
+        "type": "heatmap", "name": name, "z": _cells(z), "text": _cells(text), "texttemplate": "%{text}",
+        "textfont": {"size": FONT}, "xgap": 2, "ygap": 2, "showscale": False, "hoverongaps": False, **extra,
+    }  # fmt: skip
+
+
+def _axes(x_labels: list[str], y_labels: list[str], **extra) -> tuple[dict, dict]:
+    """A category grid: words as ticks, the first row on top, x ticks above the grid."""
+    common = {"showgrid": False, "zeroline": False, "fixedrange": True, "tickmode": "array"}
+    x = {**common, "tickvals": list(range(len(x_labels))), "ticktext": x_labels, "side": "top",
+         "range": [-0.5, len(x_labels) - 0.5], **extra.get("x", {})}  # fmt: skip
+    y = {**common, "tickvals": list(range(len(y_labels))), "ticktext": y_labels, "autorange": False,
+         "range": [len(y_labels) - 0.5, -0.5], **extra.get("y", {})}  # fmt: skip
+    return x, y
+
+
+def _box(x1: float, y1: float, x0: float = -0.5, y0: float = -0.5) -> dict:
+    return {"type": "rect", "x0": x0, "x1": x1, "y0": y0, "y1": y1, "layer": "above",
+            "line": {"color": SELECT_COLOUR, "width": 3}, "fillcolor": "rgba(0,0,0,0)"}  # fmt: skip
+
+
+def _title(text: str, y: float, x: float = 0.5) -> dict:
+    return {"text": text, "xref": "paper", "yref": "paper", "x": x, "y": y, "showarrow": False,
+            "xanchor": "center", "yanchor": "bottom", "font": {"size": FONT}}  # fmt: skip
+
+
+def _figure(traces: list[dict], height: int, top: int = 10, **layout) -> go.Figure:
+    base = {
+        "height": height, "margin": {"l": 8, "r": 8, "t": top, "b": 8}, "dragmode": False,
+        "plot_bgcolor": "rgba(0,0,0,0)", "paper_bgcolor": "rgba(0,0,0,0)", "font": {"size": FONT},
+    }  # fmt: skip
+    return figure_from_spec({"data": traces, "layout": {**base, **layout}})
+
+
+# --- page 1 ---------------------------------------------------------------------------------------
+
+
 def later_change_table(change: LaterWordChange) -> go.Figure:
     """Rows: query words. Columns: the four set-ups. Cell: how far that row's output moved (0 = not a bit)."""
     moved = change.output_change.T  # (T, S)
     text = np.where(moved > SAME, _fmt(moved, 3), "0").astype(object)
     words = _words(change.labels)
     words[change.position - 1] = f"<b>{words[change.position - 1]} → {plotly_escape(change.new_word)}</b>"
-    figure = go.Figure(
-        go.Heatmap(
-            z=np.where(moved > SAME, moved, 0.0), zmin=0, zmax=max(float(moved.max()), 1e-9),
-            colorscale=CHANGE_SCALE, showscale=False, text=text, texttemplate="%{text}", textfont={"size": FONT},
-            xgap=2, ygap=2, customdata=np.array([list(change.setups)] * moved.shape[0], dtype=object),
-            hovertemplate="%{customdata}<br>row moved by %{z:.3g}<extra></extra>", name="output change",
-        )
+    trace = _heatmap(
+        np.where(moved > SAME, moved, 0.0), text, "output change", zmin=0, zmax=max(float(moved.max()), 1e-9),
+        colorscale=CHANGE_SCALE, customdata=[list(change.setups)] * moved.shape[0],
+        hovertemplate="%{customdata}<br>row moved by %{z:.3g}<extra></extra>",
     )  # fmt: skip
-    if change.earlier_rows:
-        figure.add_shape(
-            type="rect", x0=-0.5, x1=len(change.setups) - 0.5, y0=-0.5, y1=change.earlier_rows - 0.5,
-            line={"color": SELECT_COLOUR, "width": 3}, fillcolor="rgba(0,0,0,0)", layer="above",
-        )  # fmt: skip
-    _grid_axes(figure, list(SETUP_SHORT), words)
-    return _frame(figure, height=70 + 40 * len(words), top=40)
+    xaxis, yaxis = _axes(list(SETUP_SHORT), words)
+    shapes = [_box(len(change.setups) - 0.5, change.earlier_rows - 0.5)] if change.earlier_rows else []
+    return _figure([trace], 70 + 40 * len(words), top=40, xaxis=xaxis, yaxis=yaxis, shapes=shapes)
 
 
 def routes_table(rows: RouteRows) -> go.Figure:
@@ -91,110 +109,81 @@ def routes_table(rows: RouteRows) -> go.Figure:
     weights = rows.weights.T  # (T, K)
     blocked = np.broadcast_to(rows.blocked[:, None], weights.shape)
     grey = blocked & (weights == 0)
-    leak = blocked & (weights > 0)
     text = _fmt(weights)
-    text[leak] = [f"{w:.2f} leak" for w in weights[leak]]
-    sums = rows.sums[None, :]  # (1, K)
-    shown = np.vstack([np.where(grey, np.nan, weights), np.full_like(sums, np.nan)])  # (T + 1, K)
-    greys = np.vstack([np.where(grey, 1.0, np.nan), np.full_like(sums, np.nan)])
-    figure = go.Figure()
-    figure.add_trace(go.Heatmap(
-        z=shown, zmin=0, zmax=1, colorscale=WEIGHT_SCALE, showscale=False,
-        text=np.vstack([np.where(grey, "", text), np.full(sums.shape, "", dtype=object)]), texttemplate="%{text}",
-        textfont={"size": FONT}, xgap=2, ygap=2, hoverongaps=False, hovertemplate="weight %{z:.3f}<extra></extra>",
-        name="weights",
-    ))  # fmt: skip
-    figure.add_trace(go.Heatmap(
-        z=greys, zmin=0, zmax=1, colorscale=[[0, GREY_FUTURE], [1, GREY_FUTURE]], showscale=False,
-        text=np.where(np.isnan(greys), "", "blocked").astype(object), texttemplate="%{text}",
-        textfont={"size": FONT - 1, "color": GREY_TEXT}, xgap=2, ygap=2, hoverinfo="skip", hoverongaps=False,
-        name="blocked",
-    ))  # fmt: skip
-    figure.add_trace(go.Heatmap(
-        z=np.vstack([np.full(weights.shape, np.nan), sums]), zmin=0, zmax=1, showscale=False,
-        colorscale=[[0, OPEN_CELL], [1, OPEN_CELL]], text=np.vstack([np.full(weights.shape, ""), _fmt(sums)]),
-        texttemplate="<b>%{text}</b>", textfont={"size": FONT, "color": OPEN_TEXT}, xgap=2, ygap=2,
-        hoverinfo="skip", hoverongaps=False, name="row sum",
-    ))  # fmt: skip
-    _grid_axes(figure, [ROUTE_SHORT[r] for r in rows.routes], _words(rows.labels) + ["<b>row sum</b>"])
-    return _frame(figure, height=70 + 40 * (len(rows.labels) + 1), top=40)
+    text[blocked & (weights > 0)] = [f"{w:.2f} leak" for w in weights[blocked & (weights > 0)]]
+    nothing = np.full((1, weights.shape[1]), np.nan)  # (1, K) the sum row, empty in the first two layers
+    blank = np.full((1, weights.shape[1]), "", dtype=object)
+    traces = [
+        _heatmap(np.vstack([np.where(grey, np.nan, weights), nothing]), np.vstack([np.where(grey, "", text), blank]),
+                 "weights", zmin=0, zmax=1, colorscale=WEIGHT_SCALE, hovertemplate="weight %{z:.3f}<extra></extra>"),
+        _heatmap(np.vstack([np.where(grey, 1.0, np.nan), nothing]), np.vstack([np.where(grey, "blocked", ""), blank]),
+                 "blocked", zmin=0, zmax=1, colorscale=[[0, GREY_FUTURE], [1, GREY_FUTURE]], hoverinfo="skip",
+                 textfont={"size": FONT - 1, "color": GREY_TEXT}),
+        _heatmap(np.vstack([np.full(weights.shape, np.nan), rows.sums[None]]),
+                 np.vstack([np.full(weights.shape, "", dtype=object), _fmt(rows.sums[None])]), "row sum",
+                 zmin=0, zmax=1, colorscale=[[0, OPEN_CELL], [1, OPEN_CELL]], hoverinfo="skip",
+                 texttemplate="<b>%{text}</b>", textfont={"size": FONT, "color": OPEN_TEXT}),
+    ]  # fmt: skip
+    xaxis, yaxis = _axes([ROUTE_SHORT[r] for r in rows.routes], _words(rows.labels) + ["<b>row sum</b>"])
+    return _figure(traces, 70 + 40 * (len(rows.labels) + 1), top=40, xaxis=xaxis, yaxis=yaxis)
 
 
 def row_times_values(terms: RowTimesValues) -> go.Figure:
     """Top: every key's value vector. Below: weight times value, the future rows exactly 0, and their sum."""
     words = _words(terms.labels)
-    width = terms.values.shape[1]
-    columns = [f"v[{c}]" for c in range(width)]
+    columns = [f"v[{c}]" for c in range(terms.values.shape[1])]
     limit = max(float(np.abs(terms.values).max()), 1e-9)
-    length = len(words)
-    figure = make_subplots(
-        rows=2, cols=1, vertical_spacing=0.16, row_heights=[length, length + 1],
-        subplot_titles=("the value vectors v: all still there", "weight × v, and their sum (this row of A @ V)"),
-    )  # fmt: skip
     stacked = np.vstack([terms.terms, terms.context[None]])  # (T + 1, dh)
-    for row, z in ((1, terms.values), (2, stacked)):
-        figure.add_trace(go.Heatmap(
-            z=z, zmin=-limit, zmax=limit, colorscale=VALUE_SCALE, showscale=False, text=_fmt(z),
-            texttemplate="%{text}", textfont={"size": FONT - 1}, xgap=2, ygap=2,
-            hovertemplate="%{z:.3f}<extra></extra>", name="values" if row == 1 else "terms",
-        ), row=row, col=1)  # fmt: skip
-    _grid_axes(figure, columns, words, row=1, col=1)
+    colours = {"zmin": -limit, "zmax": limit, "colorscale": VALUE_SCALE, "hovertemplate": "%{z:.3f}<extra></extra>"}
+    traces = [
+        _heatmap(terms.values, _fmt(terms.values), "values", **colours),
+        _heatmap(stacked, _fmt(stacked), "terms", xaxis="x2", yaxis="y2", **colours),
+    ]
+    length = len(words)
+    split = (length + 1) / (2 * length + 1)  # the lower grid has one row more (the sum)
+    gap = 0.14
+    x1, y1 = _axes(columns, words, y={"domain": [split + gap / 2, 1.0]})
     weighted = [f"{w:.2f} × {word}" for w, word in zip(terms.weights, words, strict=True)] + ["<b>sum</b>"]
-    _grid_axes(figure, columns, weighted, row=2, col=1)
-    figure.update_annotations(font={"size": FONT}, yshift=36)
-    return _frame(figure, height=170 + 34 * (2 * length + 1), top=66)
+    x2, y2 = _axes(columns, weighted, x={"anchor": "y2"}, y={"domain": [0.0, split - gap / 2], "anchor": "x2"})
+    titles = [_title("the value vectors v: all still there", 1.0, 0.5),
+              _title("weight × v, and their sum (this row of A @ V)", split - gap / 2, 0.5)]
+    for title in titles:
+        title["yshift"] = 30
+    return _figure(traces, 170 + 34 * (2 * length + 1), top=66, xaxis=x1, yaxis=y1, xaxis2=x2, yaxis2=y2,
+                   annotations=titles)
 
 
 # --- page 2 ---------------------------------------------------------------------------------------
 
 
-def _mask_cells(causal: np.ndarray, padding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _mask_trace(future: np.ndarray, padding: np.ndarray, font: int, **extra) -> dict:
     """A code per cell (0 open, 1 blocked as future, 2 blocked as PAD) and the 0/1 shown in it."""
-    code = np.where(padding, 2.0, np.where(causal, 1.0, 0.0))
-    return code, np.where(causal | padding, "1", "0").astype(object)
+    code = np.where(padding, 2.0, np.where(future, 1.0, 0.0))
+    text = np.where(future | padding, "1", "0").astype(object)
+    return _heatmap(code, text, "mask", zmin=0, zmax=2, colorscale=MASK_SCALE, hoverinfo="skip",
+                    textfont={"size": font, "color": OPEN_TEXT}, **extra)  # fmt: skip
 
 
-MASK_SCALE = [[0.0, OPEN_CELL], [0.33, OPEN_CELL], [0.34, GREY_FUTURE], [0.66, GREY_FUTURE],
-              [0.67, GREY_PADDING], [1.0, GREY_PADDING]]  # fmt: skip
-
-
-def _mask_trace(causal: np.ndarray, padding: np.ndarray, font: int) -> go.Heatmap:
-    code, text = _mask_cells(causal, padding)
-    return go.Heatmap(
-        z=code, zmin=0, zmax=2, colorscale=MASK_SCALE, showscale=False, text=text, texttemplate="%{text}",
-        textfont={"size": font, "color": OPEN_TEXT}, xgap=2, ygap=2, hoverinfo="skip", name="mask",
-    )  # fmt: skip
-
-
-def mask_table(causal: np.ndarray, padding: np.ndarray, labels: tuple[str, ...], title: str) -> go.Figure:
+def mask_table(future: np.ndarray, padding: np.ndarray, labels, title: str) -> go.Figure:
     """One True/False table (1 = blocked): light grey where the future blocks, darker where PAD blocks."""
-    figure = go.Figure(_mask_trace(causal, padding, FONT))
     words = _words(labels)
-    _grid_axes(figure, words, words)
-    figure.update_xaxes(tickangle=-45, tickfont={"size": 11})
-    figure.update_yaxes(scaleanchor="x", tickfont={"size": 11})
-    figure.update_layout(title={"text": plotly_escape(title), "x": 0.5, "y": 0.98, "font": {"size": FONT}})
-    return _frame(figure, height=300, top=40)
+    xaxis, yaxis = _axes(words, words, x={"tickangle": -45, "tickfont": {"size": 11}},
+                         y={"tickfont": {"size": 11}, "scaleanchor": "x"})  # fmt: skip
+    title_spec = {"text": f"<b>{plotly_escape(title)}</b>", "x": 0.5, "xref": "container", "y": 0.99,
+                  "yref": "container", "yanchor": "top", "font": {"size": FONT}}  # fmt: skip
+    return _figure([_mask_trace(future, padding, FONT)], 330, top=86, xaxis=xaxis, yaxis=yaxis, title=title_spec)
 
 
-def batch_masks(batch: PaddedBatch) -> go.Figure:
-    """The (B, L, L) mask of a padded batch, one panel per sentence."""
-    count = len(batch.grid)
-    titles = [
-        f"sentence {b + 1}: {n} words" + (f" + {len(batch.grid[b]) - n} PAD" if n < len(batch.grid[b]) else "")
-        for b, n in enumerate(batch.lengths)
-    ]
-    figure = make_subplots(rows=1, cols=count, subplot_titles=titles, horizontal_spacing=0.12)
-    length = batch.is_pad.shape[1]
-    future = batch.combined & ~batch.broadcast  # cells blocked only because they lie in the future
+def batch_masks(batch: PaddedBatch) -> list[go.Figure]:
+    """The (B, L, L) mask of a padded batch: one table per sentence (the page lays them side by side)."""
+    count, length = batch.is_pad.shape
+    future = batch.combined & ~batch.broadcast  # blocked only because the key lies in the future
+    figures = []
     for b in range(count):
-        figure.add_trace(_mask_trace(future[b], batch.broadcast[b], 12), row=1, col=b + 1)
-        words = _words(batch.grid[b])
-        _grid_axes(figure, words, words, row=1, col=b + 1)
-        figure.update_xaxes(tickangle=-45, tickfont={"size": 11}, row=1, col=b + 1)
-        figure.update_yaxes(tickfont={"size": 11}, row=1, col=b + 1)
-    figure.update_annotations(font={"size": FONT}, yshift=62)
-    return _frame(figure, height=140 + 34 * length, top=92)
+        pads = length - batch.lengths[b]
+        title = f"sentence {b + 1}: {batch.lengths[b]} words" + (f" + {pads} PAD" if pads else "")
+        figures.append(mask_table(future[b], batch.broadcast[b], batch.grid[b], title))
+    return figures
 
 
 # --- page 3 ---------------------------------------------------------------------------------------
@@ -202,25 +191,41 @@ def batch_masks(batch: PaddedBatch) -> go.Figure:
 
 def row_sum_rolls(rolls: DropoutRolls) -> go.Figure:
     """Running mean of the mean row sum over the re-rolls, with and without the 1 / (1 - p) rescale."""
-    count = len(rolls.with_rescale)
-    x = np.arange(1, count + 1)
-    figure = go.Figure()
+    x = list(range(1, len(rolls.with_rescale) + 1))
+    traces = []
     for values, running, colour, name in (
         (rolls.with_rescale, rolls.running_with, LINE_RESCALED, "with rescale"),
         (rolls.without_rescale, rolls.running_without, LINE_UNSCALED, "rescale forgotten"),
     ):
-        figure.add_trace(go.Scatter(
-            x=x, y=values, mode="markers", marker={"size": 4, "color": colour, "opacity": 0.25},
-            name=f"{name}: one roll", showlegend=False, hovertemplate="roll %{x}: %{y:.3f}<extra></extra>",
-        ))  # fmt: skip
-        figure.add_trace(go.Scatter(
-            x=x, y=running, mode="lines", line={"color": colour, "width": 3},
-            name=f"{name}: mean so far {running[-1]:.3f}", hovertemplate="mean of %{x} rolls: %{y:.3f}<extra></extra>",
-        ))  # fmt: skip
-    for level, text in ((1.0, "1"), (1.0 - rolls.p, f"1 − p = {1 - rolls.p:.2f}")):
-        figure.add_hline(y=level, line={"dash": "dot", "color": "#7f7f7f"}, annotation_text=text,
-                         annotation_position="top left")
-    figure.update_xaxes(title="re-rolls of the dropout pattern", fixedrange=True, showgrid=False)
-    figure.update_yaxes(title="mean row sum", fixedrange=True, rangemode="tozero")
-    figure.update_layout(legend={"orientation": "h", "y": -0.3, "x": 0}, hovermode="closest")
-    return _frame(figure, height=380)
+        traces.append({
+            "type": "scatter", "x": x, "y": values.tolist(), "mode": "markers", "name": f"{name}: one roll",
+            "marker": {"size": 4, "color": colour, "opacity": 0.3}, "showlegend": False,
+            "hovertemplate": "roll %{x}: %{y:.3f}<extra></extra>",
+        })  # fmt: skip
+        traces.append({
+            "type": "scatter", "x": x, "y": running.tolist(), "mode": "lines", "line": {"color": colour, "width": 3},
+            "name": f"{name}: mean {running[-1]:.3f}", "hovertemplate": "mean of %{x} rolls: %{y:.3f}<extra></extra>",
+        })  # fmt: skip
+    levels = [(1.0, "1"), (1.0 - rolls.p, f"1 − p = {1 - rolls.p:.2f}")]
+    shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": y, "y1": y,
+               "line": {"dash": "dot", "color": "#7f7f7f"}} for y, _ in levels]  # fmt: skip
+    notes = [{"text": text, "xref": "paper", "x": 0.99, "y": y, "yanchor": "bottom", "xanchor": "right",
+              "showarrow": False} for y, text in levels]  # fmt: skip
+    top = max(1.2, float(max(rolls.with_rescale.max(), rolls.without_rescale.max())) + 0.05)
+    return _figure(
+        traces, 380, top=10, shapes=shapes, annotations=notes, hovermode="closest",
+        xaxis={"title": {"text": "re-rolls of the dropout pattern"}, "fixedrange": True, "showgrid": False},
+        yaxis={"title": {"text": "mean row sum"}, "fixedrange": True, "range": [0, top]},
+        legend={"orientation": "h", "y": -0.25, "x": 0},
+    )  # fmt: skip
+
+
+def mask_tables(result) -> list[go.Figure]:
+    """The three True/False tables of a Result: causal, padding, and their OR."""
+    future, padding = result.blocked_by_causal, result.blocked_by_padding
+    nothing = np.zeros_like(future)
+    return [
+        mask_table(future, nothing, result.labels, f"causal: {int(future.sum())} blocked"),
+        mask_table(nothing, padding, result.labels, f"padding: {int(padding.sum())} blocked"),
+        mask_table(future & ~padding, padding, result.labels, f"causal OR padding: {result.masked_cells}"),
+    ]

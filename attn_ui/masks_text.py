@@ -161,8 +161,8 @@ def values_caption(terms: RowTimesValues) -> str:
 PAD_INTRO = """
 Models read sentences in batches, and a batch is one rectangular array, so every sentence in it needs the
 same length. Shorter ones are filled up with a **PAD** token. PAD means nothing, so no word may look at it:
-the padding mask blocks a PAD's whole *column*, for every query at once. A mask is a table of True/False
-with **True = blocked**; the causal mask and the padding mask are joined with OR.
+the padding mask blocks a PAD's whole *column*, for every query at once. Each mask holds one True or False
+per cell, and True means **blocked**; the causal mask and the padding mask are joined with OR.
 """
 
 PAD_ROWS = """
@@ -235,6 +235,17 @@ def batch_caption(batch: PaddedBatch) -> str:
     )
 
 
+def batch_code(batch: PaddedBatch) -> str:
+    """The NumPy steps of the batch mask, each with the shape it produced (short lines: phones)."""
+    flags, inserted, broadcast = batch.shapes
+    return (
+        f"is_pad.shape                # {flags}\n"
+        f"pad = is_pad[:, None, :]    # {inserted}\n"
+        f"pad = np.broadcast_to(pad, {broadcast})\n"
+        f"blocked = causal | pad      # {broadcast}"
+    )
+
+
 def empty_row_caption(result: Result, naive: np.ndarray | None) -> str:
     if not result.empty_rows or naive is None:
         return "No row is empty right now: every query has at least one key it may look at."
@@ -272,8 +283,6 @@ DROP_FAILURES = """
 - *Dropout left on at inference.* The same prompt gives different answers on every run.
 - *The 1 / (1 − p) rescale forgotten.* Training sees rows that sum to about 1 − p; inference sees rows that
   sum to 1. The mismatch costs accuracy without any error message.
-- *Dropping before the softmax, or dropping blocked cells.* Dropout acts on the weights after the softmax,
-  and only on cells that carry weight.
 """
 
 DROP_TASK = (

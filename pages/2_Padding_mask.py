@@ -1,0 +1,47 @@
+"""Lesson 2: PAD tokens, the padding mask, and how it joins the causal mask."""
+
+import streamlit as st
+
+from attn_core import Settings
+from attn_core import masks_lessons as lessons
+from attn_core.tokens import unique_labels
+from attn_ui import masks_figures, masks_text, panels, state
+from attn_ui.figures import MapStyle, attention_map
+from attn_ui.page import lesson_page, try_it
+from attn_ui.text import md_escape
+
+STILL = {"displayModeBar": False}
+lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
+st.markdown(masks_text.PAD_INTRO)
+
+labels = unique_labels(Settings().tokens)
+left, right = st.columns([1, 1.3], gap="medium")
+causal = left.toggle("Causal mask", value=True, key="pad.causal")
+padded = left.pills("Tap a word to make it PAD", range(1, len(labels) + 1), selection_mode="multi", default=[5, 6],
+                    key="pad.pad", format_func=lambda pos: md_escape(labels[pos - 1]))
+settings, notes = Settings.coerce(causal=causal, padded=tuple(padded or ()))
+result = state.cached_compute(settings)
+panels.show_notes(notes)
+left.markdown(masks_text.mask_counts_caption(result))
+left.markdown(masks_text.PAD_ROWS)
+left.markdown(masks_text.pad_rows_caption(result, lessons.pad_rows(result)))
+map_style = MapStyle(height=400, cell_font=12, axis_font=12, show_scale=False)
+right.plotly_chart(attention_map(result, style=map_style), key="pad.map", config=STILL)
+tables = zip(st.columns(3), masks_figures.mask_tables(result), ("causal", "padding", "both"), strict=True)
+for column, figure, name in tables:
+    column.plotly_chart(figure, key=f"pad.table_{name}", config=STILL)
+
+st.markdown(masks_text.BATCH_HOW)
+left, right = st.columns(2, gap="medium")
+short = left.slider("Words in sentence 2", 1, 5, value=3, key="pad.short")
+batch = lessons.two_sentence_batch(settings.sentence, short, causal)
+left.markdown(masks_text.batch_caption(batch))
+right.code(masks_text.batch_code(batch), language="python")
+for number, (column, figure) in enumerate(zip(st.columns(2), masks_figures.batch_masks(batch), strict=True)):
+    column.plotly_chart(figure, key=f"pad.batch_{number + 1}", config=STILL)
+
+st.markdown(masks_text.EMPTY_ROW_HOW)
+empty = result.empty_rows[0] - 1 if result.empty_rows else None
+st.markdown(masks_text.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
+st.markdown(masks_text.PAD_FAILURES)
+try_it(masks_text.PAD_TASK, Settings(padded=(5, 6)))
