@@ -10,18 +10,19 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from attn_core.errors import SettingsError
 from attn_core.tokens import DEFAULT_SENTENCE, tokenize
 
 ROUTES = ("neg_inf", "zero_after", "renormalize", "zero_score")
-ROUTE_NAMES = {
+ROUTE_NAMES = MappingProxyType({  # read-only: module globals are shared by every session
     "neg_inf": "-inf before softmax",
     "zero_after": "zero after softmax",
     "renormalize": "zero after, then renormalize",
     "zero_score": "blocked score set to 0 (trap)",
-}
+})
 SUPPORTED_D_MODEL = (4, 8, 12, 16, 24)
 MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
@@ -129,7 +130,7 @@ class Settings:
 
 
 QUERY_KEYS = ("causal", "heads", "view", "p", "train", "pad", "route", "d", "seed", "roll", "rescale", "s")
-_FIELD_OF_KEY = {
+_FIELD_OF_KEY = MappingProxyType({
     "causal": "causal",
     "heads": "heads",
     "view": "view",
@@ -142,10 +143,10 @@ _FIELD_OF_KEY = {
     "roll": "roll",
     "rescale": "rescale",
     "s": "sentence",
-}
-_KEY_OF_FIELD = {f: k for k, f in _FIELD_OF_KEY.items()}
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
+})
+_KEY_OF_FIELD = MappingProxyType({f: k for k, f in _FIELD_OF_KEY.items()})
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
 _MAX_VALUE_CHARS = 2_000
 
 

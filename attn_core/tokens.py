@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import numpy as np
 
@@ -21,14 +23,14 @@ D_IN = 3
 _JOINER = "\u200d"  # zero-width joiner: glues emoji into one picture
 
 # The chapter 3 embeddings of "Your journey starts with one step", keyed by the case-folded word.
-LESSON_EMBEDDINGS: dict[str, tuple[float, float, float]] = {
+LESSON_EMBEDDINGS: Mapping[str, tuple[float, float, float]] = MappingProxyType({
     "your": (0.43, 0.15, 0.89),
     "journey": (0.55, 0.87, 0.66),
     "starts": (0.57, 0.85, 0.64),
     "with": (0.22, 0.58, 0.33),
     "one": (0.77, 0.25, 0.10),
     "step": (0.05, 0.80, 0.55),
-}
+})
 
 
 def tokenize(sentence: str) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ ever handed a value it cannot show.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import streamlit as st
@@ -28,7 +29,7 @@ from attn_ui.text import md_escape
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 
 # widget key -> Settings field
-WIDGET_FIELDS = {
+WIDGET_FIELDS = MappingProxyType({  # read-only: shared by every session
     "lab.causal": "causal",
     "lab.heads": "heads",
     "lab.view": "view",
@@ -40,7 +41,7 @@ WIDGET_FIELDS = {
     "lab.route": "route",
     "lab.seed": "seed",
     "lab.rescale": "rescale",
-}
+})
 
 
 def widget_values(settings: Settings) -> dict[str, Any]:

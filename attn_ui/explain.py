@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from attn_core import Result
@@ -23,14 +25,14 @@ def kpi_values(result: Result) -> dict[str, str]:
     }
 
 
-KPI_HELP = {
+KPI_HELP = MappingProxyType({  # read-only: shared by every session
     "Sees future?": "Does any query give weight to a key that comes after it?",
     "Masked cells": "Cells blocked for this head: by the causal mask, by padding, or both.",
     "Padding-blocked cells": "Cells whose key is a PAD token (a whole column each).",
     "Dropped cells": "Legal cells set to 0 by dropout in this head (training only).",
     "d_head": "Each head works on d_model / heads numbers.",
     "Row sums": "Smallest and largest sum of a row of weights in this head.",
-}
+})
 
 
 def row_sentence(result: Result, row: int) -> str:
