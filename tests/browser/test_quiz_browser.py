@@ -1,0 +1,57 @@
+"""Check yourself in headless Chromium: answer one question wrong then right, follow its Lab link (which
+must show the answer), and come back to find the answer still there."""
+
+from __future__ import annotations
+
+import harness
+import pytest
+
+from attn_ui.questions import BY_ID, QUESTIONS
+
+pytestmark = pytest.mark.browser
+
+QUESTION = BY_ID["causal-masked-count"]  # 15 cells blocked for 6 tokens
+BOX = f".st-key-quiz-{QUESTION.id}"
+
+
+def option(page, text: str):
+    return page.locator(f'{BOX} [data-testid="stRadioOption"]').filter(has_text=text)
+
+
+def progress(page) -> str:
+    return page.locator('[data-testid="stProgress"]').inner_text().strip()
+
+
+def test_answer_one_question_follow_its_lab_link_and_come_back(server, page):
+    errors = harness.collect_page_errors(page)
+    page.goto(server.url + "Check_yourself")
+    harness.wait_for_app(page, initial_wait_ms=0)
+    harness.assert_no_exception(page)
+    assert progress(page) == f"0 of {len(QUESTIONS)} answered · 0 right on the first try"
+
+    option(page, "21").click()
+    harness.wait_for_app(page)
+    alert = page.locator(f'{BOX} [data-testid="stAlert"] [data-testid="stMarkdownContainer"]')
+    assert "Not quite." in alert.inner_text()
+    assert "Answer: 15." in alert.inner_text()
+
+    option(page, "15").click()
+    harness.wait_for_app(page)
+    assert alert.inner_text().startswith("Right.")
+    assert "The score keeps your first answer, which was not right." in page.locator(BOX).inner_text()
+    assert progress(page) == f"1 of {len(QUESTIONS)} answered · 0 right on the first try"
+
+    link = page.locator(f'{BOX} a[data-testid="stPageLink-NavLink"]')
+    assert link.locator('[data-testid="stMarkdownContainer"]').inner_text().strip() == QUESTION.lab.label
+    link.click()
+    harness.wait_for_app(page)
+    assert "causal=1" in page.evaluate("location.href")
+    assert harness.metrics(page)["Masked cells"] == "15"  # the Lab shows the answer
+
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Check yourself").click()
+    harness.wait_for_app(page)
+    assert option(page, "15").locator("input").is_checked()
+    assert alert.inner_text().startswith("Right.")
+    assert progress(page) == f"1 of {len(QUESTIONS)} answered · 0 right on the first try"
+    harness.assert_no_exception(page)
+    assert errors == []
