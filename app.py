@@ -5,9 +5,11 @@ import streamlit as st
 from attn_ui import panels, state
 from attn_ui.controls import lab_controls
 from attn_ui.look import apply_look
+from attn_ui.nav import sidebar_nav
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
 apply_look()
+sidebar_nav()
 
 
 @st.fragment

@@ -6,6 +6,7 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_ui.look import apply_look
+from attn_ui.nav import sidebar_nav
 from attn_ui.state import lab_query
 
 
@@ -13,6 +14,7 @@ def lesson_page(title: str, question: str, minutes: int) -> None:
     """Page set-up and heading: the title, the question the page answers, how long it takes to read."""
     st.set_page_config(page_title=f"{title} · Attention Lab", page_icon=":material/school:", layout="wide")
     apply_look()
+    sidebar_nav()
     st.title(title)
     st.caption(f"{question} · about {minutes} minutes")
 
