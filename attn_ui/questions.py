@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,10 @@ class LabLink:
     label: str
     fields: Mapping[str, Any] = field(default_factory=dict)
     view: Mapping[str, str] = field(default_factory=dict)  # view-only URL keys, e.g. {"row": "6"}
+
+    def __post_init__(self) -> None:  # read-only copies: the bank is shared by every session
+        object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
+        object.__setattr__(self, "view", MappingProxyType(dict(self.view)))
 
     def settings(self) -> tuple[Settings, list[str]]:
         return Settings.coerce(**self.fields)
@@ -271,7 +276,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("padding", "Padding", "PAD tokens, batches and broadcasting."),
     Section("dropout", "Dropout", "Dropping weights while training, and the rescale."),
     Section("heads", "Many heads", "Splitting d_model into heads, concat and W_O."),
-    Section("shapes", "Shapes and memory", "The score tensor and why long contexts are expensive."),
+    Section("shapes", "Shapes", "The score tensor and why long contexts are expensive."),
     Section("code", "Code", "The two code questions, as choices: spot the classic bugs."),
 )
 
@@ -396,7 +401,7 @@ CAUSAL = (
                    "step."),
         ),
         answer=0,
-        explanation="e^−∞ is 0, so a −∞ score drops out of the softmax: the blocked cell gets weight 0 and "
+        explanation="$e^{-\\infty}$ is 0, so a −∞ score drops out of the softmax: the blocked cell gets weight 0 and "
         "the row is normalised over the open cells alone. Take the softmax first and its denominator has "
         "already counted the future; zeroing those weights afterwards leaves a row that sums to less than 1, "
         "and it needs an extra division by its new total. Masking first does it all in one step.",
@@ -430,17 +435,17 @@ PADDING = (
         id="pad-zero-trap",
         section="padding",
         prompt="The word cat has the scores [0.34, 0.05, blocked], and word 3 is PAD. Suppose a blocked score "
-        "were set to **0** instead of −∞. With e^0.34 ≈ 1.40, e^0.05 ≈ 1.05 and e^0 = 1, "
+        "were set to **0** instead of −∞. With $e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, "
         "how much of cat’s weight would go to the PAD?",
         options=(
-            Option("0%", "0% is what −∞ gives. A score of 0 turns into e^0 = 1 inside the softmax, which is "
+            Option("0%", "0% is what −∞ gives. A score of 0 turns into $e^{0} = 1$ inside the softmax, which is "
                          "far from nothing."),
             Option("about 29%"),
-            Option("exactly 50%", "50% would need the PAD’s e^0 to match the other two together, but 1 is "
+            Option("exactly 50%", "50% would need the PAD’s $e^{0}$ to match the other two together, but 1 is "
                                   "less than 1.40 + 1.05."),
         ),
         answer=1,
-        explanation="A score of 0 does not block anything: e^0 = 1, and that 1 joins the sum. The PAD gets "
+        explanation="A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The PAD gets "
         "1 / (1.40 + 1.05 + 1) = 1 / 3.45 ≈ 0.29 of the weight, more than the second word gets. Only −∞ "
         "becomes exactly 0 after the exponential, which is why blocked scores must be −∞.",
         lab=LabLink("See the trap in the Lab", {"padded": (5, 6), "route": "zero_score"}),
@@ -863,8 +868,8 @@ CODE = (
 )
 
 QUESTIONS: tuple[Question, ...] = (*CAUSAL, *PADDING, *DROPOUT, *HEADS, *SHAPES, *CODE)
-BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
-SECTION_BY_ID: dict[str, Section] = {s.id: s for s in SECTIONS}
+BY_ID: Mapping[str, Question] = MappingProxyType({q.id: q for q in QUESTIONS})  # read-only: shared by sessions
+SECTION_BY_ID: Mapping[str, Section] = MappingProxyType({s.id: s for s in SECTIONS})
 
 
 def in_section(section_id: str) -> tuple[Question, ...]:

@@ -204,7 +204,10 @@ def _section_from_url() -> None:
 
 
 def section_picker() -> Section:
-    """The section in view, chosen with one control; kept across reruns, page switches and in the URL."""
+    """The section in view, chosen with one control; kept across reruns, page switches and in the URL.
+
+    The button labels stay fixed: the browser sends back the label of the chosen button, so a label that
+    changed with the score would no longer match and the choice would be lost."""
     _section_from_url()
     stored = st.session_state.get(SECTION_KEY, SECTIONS[0].id)
     if st.session_state.get(PICKER_KEY) not in SECTION_BY_ID:
@@ -221,7 +224,7 @@ def section_picker() -> Section:
 
 
 def overall_score() -> None:
-    """How far the student is, overall and per section."""
+    """How far the student is: overall, then right on the first try per section."""
     total = score()
     st.progress(
         total.answered / total.total,

@@ -11,9 +11,8 @@ from attn_ui.page import lesson_page
 
 lesson_page("Check yourself", "Can you predict what attention does before you look?", 15)
 st.markdown(
-    "Pick an answer and the page tells you at once whether it is right, and why. "
-    "Your **first** pick counts for the score; after that, try the other options to read why they fail. "
-    "Most answers come with a link that opens the Lab in the state that shows it."
+    "Pick an answer: the page says at once whether it is right, and why. Your **first** pick is the one "
+    "that counts; then try the others to see why they fail. Most answers link to the Lab, set up to show it."
 )
 quiz.overall_score()
 section = quiz.section_picker()
