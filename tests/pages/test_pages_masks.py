@@ -56,7 +56,8 @@ def text(at: AppTest) -> str:
 
 
 def link_query(at: AppTest) -> dict[str, str]:
-    (link,) = at.get("page_link")
+    """The query of the Try-it link (the sidebar holds page links of its own)."""
+    (link,) = [link for link in at.get("page_link") if link.proto.label == "Open the Lab in this state"]
     return {key: values[-1] for key, values in parse_qs(link.proto.query_string).items()}
 
 
