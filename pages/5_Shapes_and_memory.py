@@ -9,7 +9,8 @@ from attn_ui import heads_figures as hf
 from attn_ui.page import lesson_page, try_it
 
 lesson_page("Shapes and memory", "What shape is every tensor, and why does a long context cost so much memory?", 5)
-settings = st.session_state.get(state.SETTINGS_KEY) or Settings(heads=4)
+stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
+settings = Settings.from_query(stored.to_query())[0] if stored else Settings(heads=4)
 result = state.cached_compute(settings)
 st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "

@@ -9,7 +9,8 @@ from attn_ui import state
 from attn_ui.page import lesson_page, try_it
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
-base = st.session_state.get(state.SETTINGS_KEY) or Settings(causal=True, heads=2, dropout=0.1)
+stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
+base = Settings.from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
 words = hf.word_options(state.cached_compute(base))
 st.markdown("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
             "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here.")

@@ -58,8 +58,8 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def lab_link(at: AppTest) -> dict[str, str]:
-    links = at.get("page_link")
-    return {k: v[-1] for k, v in parse_qs(links[-1].proto.query_string).items()}
+    (link,) = [link for link in at.get("page_link") if link.proto.label == "Open the Lab in this state"]
+    return {k: v[-1] for k, v in parse_qs(link.proto.query_string).items()}
 
 
 def texts(at: AppTest) -> str:
