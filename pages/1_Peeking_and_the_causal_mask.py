@@ -43,8 +43,8 @@ right.plotly_chart(masks_figures.routes_table(routes), key="peek.routes", config
 
 st.markdown(masks_text.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)
-left, right = st.columns([1.2, 1], gap="medium")
-left.markdown(masks_text.values_caption(terms))
-right.plotly_chart(masks_figures.row_times_values(terms), key="peek.values", config=STILL)
-st.markdown(masks_text.PEEK_FAILURES)
+left, right = st.columns([1, 1.2], gap="medium")
+left.plotly_chart(masks_figures.row_times_values(terms), key="peek.values", config=STILL)
+right.markdown(masks_text.values_caption(terms))
+right.markdown(masks_text.PEEK_FAILURES)
 try_it(masks_text.PEEK_TASK, settings.replace(route="zero_after"))
