@@ -372,3 +372,18 @@ def test_every_figure_passes_plotly_validation(s, monkeypatch):
     assert len(hf.small_multiples(result)) == s.heads
     hf.memory_figure(8, 12, 1024)
     hf.memory_figure(1, 12)
+
+
+@pytest.mark.parametrize("page", [SHAPES, BY_HAND])
+def test_a_lab_settings_object_from_before_a_code_reload_still_works(page):
+    """After a reload the stored Settings is of an older class that pickle cannot find; the pages rebuild it."""
+
+    class StaleSettings(Settings):  # a local class: pickle refuses it, as it refuses a class replaced by a reload
+        pass
+
+    stale = StaleSettings(heads=3, causal=True)
+    at = open_page(page, lab=stale)
+    if page == SHAPES:
+        assert at.dataframe[0].value["here, now"][4] == "(1, 3, 6, 6)"
+    else:
+        check_row(at, Settings(heads=3, causal=True), query=2, head=0)
