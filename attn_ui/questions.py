@@ -776,14 +776,16 @@ SHAPES = (
 )
 
 MASK_STUB = """def causal_mask(L):
-    # True where the key comes after the query
+    # True: the key comes later
     return ____
 
-causal_mask(4).astype(int)  # a 4 x 4 table of 0s and 1s"""
+# shows 4 x 4 zeros and ones
+causal_mask(4).astype(int)"""
 
 HEAD_STUB = """def masked_attention(X, W_Q, W_K, W_V):
-    L, d_k = X.shape[0], W_Q.shape[1]
-    ____  # which version goes here?
+    L = X.shape[0]
+    d_k = W_Q.shape[1]
+    ____  # a version
     return out"""
 
 _PROJECT = "Q, K, V = X @ W_Q, X @ W_K, X @ W_V"

@@ -167,6 +167,15 @@ def _feedback(question: Question) -> None:
         lab_button(settings, question.lab.label, **question.lab.view)
 
 
+def _versions(question: Question) -> None:
+    """The code versions two to a row on a wide screen; on a phone the rows stack as A, B, C, D."""
+    for start in range(0, len(question.options), 2):
+        for column, index in zip(st.columns(2), range(start, min(start + 2, len(question.options))), strict=False):
+            with column:
+                st.markdown(f"**Version {letter(index)}**")
+                st.code(question.options[index].text, language="python", wrap_lines=True)
+
+
 def render_question(question: Question, heading: str = "", label: str = "Your answer") -> None:
     """A question in a box: prompt, code, choices, and feedback as soon as an answer is complete."""
     _restore(question)
@@ -175,9 +184,7 @@ def render_question(question: Question, heading: str = "", label: str = "Your an
         if question.code:
             st.code(question.code, language="python", wrap_lines=True)
         if question.kind == "code":
-            for index, option in enumerate(question.options):
-                st.markdown(f"**Version {letter(index)}**")
-                st.code(option.text, language="python", wrap_lines=True)
+            _versions(question)
         if question.kind == "order":
             _ordering(question)
         else:

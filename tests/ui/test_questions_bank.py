@@ -142,7 +142,8 @@ def masked_head_versions() -> list[np.ndarray]:
     outputs = []
     for option in question.options:
         body = textwrap.indent(option.text, "    ")
-        source = question.code.replace("    ____  # which version goes here?", body)
+        blank = next(line for line in question.code.splitlines() if line.strip().startswith("____"))
+        source = question.code.replace(blank, body)
         namespace = run_snippet(source, {"np": np, "softmax": maths.softmax})
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
