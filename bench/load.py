@@ -1,0 +1,461 @@
+"""A class at once: N concurrent sessions open the Lab, then click its causal toggle every few seconds.
+
+    python3 bench/load.py                              # N = 1, 10, 50, 150 (about 4 minutes)
+    python3 bench/load.py --sessions 150 --window 30
+    python3 bench/load.py --server-arg=--server.fileWatcherType=none   # try a server setting
+
+How the sessions are made (what is real, what is simulated):
+- Light clients speak Streamlit's own protocol, as its frontend does: a WebSocket to `/_stcore/stream`
+  (sub-protocol "streamlit"), protobuf `BackMsg`s up and `ForwardMsg`s down. A client opens the app with its
+  own query string (`?seed=<n>`: every session has its own settings and its own cache entries) and waits for
+  the first run to finish. Then, every few seconds, it flips `lab.causal`: a `rerun_script` BackMsg with the
+  toggle's `WidgetState` (the id read from the checkbox delta), the Lab fragment's id, the page hash and the
+  query string the server last wrote. That is the message the browser sends for that click, minus the other
+  widgets' unchanged values (the server keeps those for the session). The server runs its real rerun path:
+  session state, the fragment, `cached_compute`, the Plotly figure, the deltas, the socket.
+  Latency = BackMsg sent -> the `plotly_chart` delta received. The chart is decoded and must show the new
+  state (the future cells blank exactly when the toggle is on); a stale or wrong map is an error.
+- A few real Chromium pages (default 2 for N > 1) are sessions too: they click the toggle in the page and
+  time click -> heatmap data changed, inside the page (bench/latency.py's in-page timing). Each page runs in
+  its own thread with its own Playwright.
+- Errors: an exception or error box in a run, a compile error, a run that ends early, a stale or wrong map,
+  no answer within --timeout (--open-timeout for opening), a dropped connection, a failed page.
+
+Each N gets a fresh server (tests/browser/harness.py's start_server: loopback, the repo's
+.streamlit/config.toml, plus any --server-arg). Phases: the browser pages load; the light clients open the
+app over --ramp seconds (server CPU per opened session is reported); once every session is open, all click
+for --warmup seconds unmeasured, then the clicks sent during --window seconds are measured. The single-session
+row pauses 0.5 to 1.5 s between clicks to gather samples (nothing competes with it, so the pause does not
+change a click's cost); the others pause uniformly --think seconds (default 3 to 7 s).
+Server CPU per click = utime + stime from /proc/<pid>/stat over the window / clicks in the window (idle
+sessions included). RSS = peak VmRSS from /proc/<pid>/status during the level. "machine busy" = share of
+all cores in use during the window by every process on the machine (this script and its browsers included):
+on a shared machine, read latencies next to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+
+import harness  # noqa: E402  (lives with the browser tests)
+import latency  # noqa: E402  (the in-page click timing scripts)
+
+TOGGLE_LABEL = "Causal mask"
+SUCCESS = frozenset({ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY})
+ERROR_ALERT = 1  # Alert.Format.ERROR
+TARGET_P95_MS = 1000
+TARGET_RSS_MB = 600
+
+
+# ---------------------------------------------------------------- what one level collects
+
+
+@dataclass
+class Level:
+    sessions: int
+    browsers: int
+    window_start: float = float("inf")  # set once every session is open
+    window_end: float = float("inf")
+    light_ms: list[float] = field(default_factory=list)  # click -> new chart delta, clicks sent in the window
+    browser_ms: list[float] = field(default_factory=list)  # click -> heatmap changed, in the page
+    errors: list[str] = field(default_factory=list)
+    open_cpu_ms: float = float("nan")  # server CPU per light session opened
+    open_seconds: float = float("nan")  # wall time until every light session had its first run
+    cpu_seconds: float = 0.0
+    machine_busy: float = float("nan")
+    rss_peak_mb: float = 0.0
+    wall_seconds: float = 0.0
+
+    def in_window(self, moment: float) -> bool:
+        return self.window_start <= moment < self.window_end
+
+    def over(self) -> bool:
+        return time.perf_counter() >= self.window_end
+
+    @property
+    def clicks(self) -> int:
+        return len(self.light_ms) + len(self.browser_ms)
+
+    @property
+    def cpu_ms_per_click(self) -> float:
+        return self.cpu_seconds * 1000 / self.clicks if self.clicks else float("nan")
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all CPUs from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# ---------------------------------------------------------------- a light client
+
+
+def chart_is_causal(spec: str) -> bool | None:
+    """Read the map's first trace: True when every cell above the diagonal is blank (blocked), False when
+    none is, None otherwise."""
+    z = json.loads(spec)["data"][0]["z"]
+    if isinstance(z, dict):  # plotly >= 6: {"dtype", "bdata", "shape"}
+        flat = np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]))
+        z = flat.reshape([int(n) for n in str(z["shape"]).split(",")])
+    z = np.array([[np.nan if v is None else v for v in row] for row in z], dtype=float)  # (T, T)
+    if z.shape[0] < 2:
+        return None
+    above = np.isnan(z[np.triu_indices(z.shape[0], k=1)])
+    return True if above.all() else (False if not above.any() else None)
+
+
+@dataclass
+class Run:
+    """What one script run sent back."""
+
+    chart_ms: float | None = None
+    causal: bool | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+class LightClient:
+    def __init__(self, number: int, server: harness.Server, level: Level, think, args) -> None:
+        self.number = number
+        self.url = f"ws://127.0.0.1:{server.port}/_stcore/stream"
+        self.level, self.think, self.args = level, think, args
+        self.rng = random.Random(number)
+        self.query = f"seed={number}"
+        self.page_hash = ""
+        self.fragment_id = ""
+        self.toggle_id = ""
+
+    async def run(self, start_at: float, opened: asyncio.Queue, go: asyncio.Event) -> None:
+        await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+        reported = False
+        try:
+            async with websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
+                                          open_timeout=self.args.open_timeout) as socket:  # fmt: skip
+                first = await self.rerun(socket, None, self.args.open_timeout)
+                reported = True
+                await opened.put(not first.problems)
+                if first.problems or first.causal is not False or not self.toggle_id:
+                    self.level.errors.append(f"client {self.number}: first run {first.problems or 'unexpected'}")
+                    return
+                await go.wait()
+                await self.click_until_over(socket)
+        except (OSError, websockets.WebSocketException, TimeoutError) as error:
+            self.level.errors.append(f"client {self.number}: connection {type(error).__name__}: {error}")
+        finally:
+            if not reported:
+                await opened.put(False)
+
+    async def click_until_over(self, socket) -> None:
+        causal = False
+        while True:
+            await asyncio.sleep(self.rng.uniform(*self.think))
+            if self.level.over():
+                return
+            causal = not causal
+            sent = time.perf_counter()
+            run = await self.rerun(socket, causal, self.args.timeout)
+            if run.problems:
+                self.level.errors.extend(f"client {self.number}: {p}" for p in run.problems)
+                return
+            if self.level.in_window(sent):
+                self.level.light_ms.append(run.chart_ms)
+
+    async def rerun(self, socket, causal: bool | None, timeout: float) -> Run:
+        """Send one rerun (the first run when causal is None) and read until the run has finished."""
+        back = BackMsg()
+        state = back.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        if causal is not None:
+            state.fragment_id = self.fragment_id
+            state.widget_states.widgets.append(WidgetState(id=self.toggle_id, bool_value=causal))
+        run = Run()
+        sent = time.perf_counter()
+        await socket.send(back.SerializeToString())
+        while True:
+            left = sent + timeout - time.perf_counter()
+            try:
+                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, left))
+            except TimeoutError:
+                run.problems.append(f"no answer within {timeout:.0f} s")
+                return run
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            kind = message.WhichOneof("type")
+            if kind == "new_session":
+                self.page_hash = message.new_session.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string
+            elif kind == "delta":
+                self.read_delta(message, run, sent)
+            elif kind == "script_finished":
+                status = message.script_finished
+                if status not in SUCCESS:
+                    run.problems.append(f"run ended with status {status}")
+                elif run.chart_ms is None:
+                    run.problems.append("the run sent no chart")
+                elif causal is not None and run.causal is not causal:
+                    run.problems.append(f"stale or wrong map: causal={causal}, map shows {run.causal}")
+                return run
+
+    def read_delta(self, message: ForwardMsg, run: Run, sent: float) -> None:
+        delta = message.delta
+        if delta.fragment_id:
+            self.fragment_id = delta.fragment_id
+        if delta.WhichOneof("type") != "new_element":
+            return
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "checkbox" and element.checkbox.label == TOGGLE_LABEL:
+            self.toggle_id = element.checkbox.id
+        elif kind == "plotly_chart" and run.chart_ms is None:
+            run.chart_ms = (time.perf_counter() - sent) * 1000
+            run.causal = chart_is_causal(element.plotly_chart.spec)
+        elif kind == "exception":
+            run.problems.append(f"exception: {element.exception.type}: {element.exception.message[:200]}")
+        elif kind == "alert" and element.alert.format == ERROR_ALERT:
+            run.problems.append(f"error box: {element.alert.body[:200]}")
+
+
+# ---------------------------------------------------------------- a real browser page
+
+
+class BrowserSession(threading.Thread):
+    """One Chromium page in its own thread (sync Playwright is per thread): open, then click every few s."""
+
+    def __init__(self, number: int, server: harness.Server, level: Level, think, args) -> None:
+        super().__init__(daemon=True)
+        self.number, self.server, self.level, self.think, self.args = number, server, level, think, args
+        self.ready = threading.Event()
+        self.go = threading.Event()
+        self.rng = random.Random(10_000 + number)
+        self.step = "launch"
+
+    def run(self) -> None:
+        from playwright.sync_api import Error, sync_playwright
+
+        try:
+            with sync_playwright() as playwright:
+                browser = harness.launch_browser(playwright)
+                try:
+                    self.session(browser)
+                finally:
+                    browser.close()
+        except (Error, AssertionError) as error:
+            self.level.errors.append(f"browser {self.number} ({self.step}): {str(error).splitlines()[0][:160]}")
+        finally:
+            self.ready.set()
+
+    def session(self, browser) -> None:
+        page = harness.new_context(browser).new_page()
+        self.step = "open"
+        open_ms = int(self.args.open_timeout * 1000)
+        harness.open_app(page, self.server, query=f"seed={self.number + 1}", timeout_ms=open_ms)
+        target = harness.toggle(page, TOGGLE_LABEL)
+        self.step = "first click"
+        self.click(page, target, self.args.open_timeout)  # the first click loads lazy chunks
+        self.ready.set()
+        self.go.wait()
+        while True:
+            time.sleep(self.rng.uniform(*self.think))
+            if self.level.over():
+                break
+            self.step = "click"
+            sent = time.perf_counter()
+            elapsed = self.click(page, target, self.args.timeout)
+            if self.level.in_window(sent):
+                self.level.browser_ms.append(elapsed)
+        harness.assert_no_exception(page)
+
+    @staticmethod
+    def click(page, target, timeout: float) -> float:
+        """bench/latency.py's in-page timing (click -> first heatmap z changed), with our own timeout."""
+        before = page.evaluate(latency._FIRST_HEATMAP_Z)
+        page.evaluate(latency._ARM, [before])
+        target.click(timeout=timeout * 1000)
+        elapsed_ms = page.wait_for_function(latency._CHANGED, timeout=timeout * 1000, polling="raf").json_value()
+        harness.wait_for_app(page, timeout_ms=int(timeout * 1000), initial_wait_ms=0)
+        return float(elapsed_ms)
+
+
+# ---------------------------------------------------------------- one level
+
+
+def run_level(sessions: int, args) -> Level:
+    browsers = 0 if sessions == 1 else min(args.browsers, sessions)
+    level = Level(sessions, browsers)
+    think = (0.5, 1.5) if sessions == 1 else tuple(args.think)
+    started = time.perf_counter()
+    with harness.start_server("app.py", cwd=REPO_ROOT, extra_args=args.server_arg) as server:
+        pages = [BrowserSession(n, server, level, think, args) for n in range(browsers)]
+        for page in pages:
+            page.start()
+        for page in pages:
+            page.ready.wait(timeout=args.open_timeout * 3)
+        clients = [LightClient(browsers + n + 1, server, level, think, args) for n in range(sessions - browsers)]
+        asyncio.run(drive(clients, pages, server, level, args))
+        for page in pages:
+            page.join(timeout=args.timeout + think[1] + 10)
+        if not server.alive():
+            level.errors.append("the server died")
+    level.wall_seconds = time.perf_counter() - started
+    return level
+
+
+async def drive(clients: list[LightClient], pages: list[BrowserSession], server, level: Level, args) -> None:
+    """Open the light sessions, start every session clicking, measure the window; sample RSS throughout."""
+    opened: asyncio.Queue[bool] = asyncio.Queue()
+    go = asyncio.Event()
+    t0, cpu_open = time.perf_counter(), server.cpu_seconds()
+    ramp = min(args.ramp, len(clients) * 0.1)
+    tasks = [asyncio.create_task(c.run(t0 + ramp * i / max(1, len(clients)), opened, go))
+             for i, c in enumerate(clients)]  # fmt: skip
+    sampler = asyncio.create_task(sample_rss(server, level))
+    for _ in clients:
+        await opened.get()
+    level.open_seconds = time.perf_counter() - t0
+    if clients:
+        level.open_cpu_ms = (server.cpu_seconds() - cpu_open) * 1000 / len(clients)
+    level.window_start = time.perf_counter() + args.warmup
+    level.window_end = level.window_start + args.window
+    go.set()
+    for page in pages:
+        page.go.set()
+    await asyncio.sleep(max(0.0, level.window_start - time.perf_counter()))
+    cpu_start, ticks_start = server.cpu_seconds(), machine_ticks()
+    await asyncio.sleep(max(0.0, level.window_end - time.perf_counter()))
+    level.cpu_seconds = server.cpu_seconds() - cpu_start
+    busy, total = (end - start for end, start in zip(machine_ticks(), ticks_start, strict=True))
+    level.machine_busy = busy / total if total else float("nan")
+    await asyncio.gather(*tasks)
+    sampler.cancel()
+
+
+async def sample_rss(server, level: Level) -> None:
+    while server.alive():
+        level.rss_peak_mb = max(level.rss_peak_mb, rss_mb(server.pid))
+        await asyncio.sleep(0.2)
+
+
+# ---------------------------------------------------------------- report
+
+
+def fmt(value: float) -> str:
+    return "–" if value != value else f"{value:.0f}"
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def table(levels: list[Level], args) -> str:
+    rows = [
+        "| sessions (browsers) | clicks measured | clicks/s | click → new data, median ms | p95 ms "
+        "| in Chromium, median / p95 ms | server CPU per click ms | server CPU per opened session ms "
+        "| server RSS peak MB | errors | machine busy |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for lv in levels:
+        browser = f"{fmt(median(lv.browser_ms))} / {fmt(percentile(lv.browser_ms, 95))}" if lv.browser_ms else "–"
+        rows.append(
+            f"| {lv.sessions} ({lv.browsers}) | {lv.clicks} | {lv.clicks / args.window:.1f} "
+            f"| {fmt(median(lv.light_ms))} | {fmt(percentile(lv.light_ms, 95))} | {browser} "
+            f"| {fmt(lv.cpu_ms_per_click)} | {fmt(lv.open_cpu_ms)} | {fmt(lv.rss_peak_mb)} | {len(lv.errors)} "
+            f"| {fmt(lv.machine_busy * 100)} % |"
+        )
+    return "\n".join(rows)
+
+
+def verdicts(levels: list[Level]) -> list[str]:
+    lines = []
+    top = max(levels, key=lambda lv: lv.sessions)
+    p95 = percentile(top.light_ms + top.browser_ms, 95)
+    lines.append(
+        f"- {top.sessions} sessions: p95 {fmt(p95)} ms (target < {TARGET_P95_MS}): "
+        f"{'met' if p95 < TARGET_P95_MS else 'MISSED'}; RSS {fmt(top.rss_peak_mb)} MB (target < {TARGET_RSS_MB}): "
+        f"{'met' if top.rss_peak_mb < TARGET_RSS_MB else 'MISSED'}; errors {len(top.errors)}: "
+        f"{'met' if not top.errors else 'MISSED'}"
+    )
+    by_n = {lv.sessions: lv for lv in levels}
+    if 1 in by_n and 10 in by_n and by_n[1].light_ms and by_n[10].light_ms:
+        one, ten = median(by_n[1].light_ms), median(by_n[10].light_ms)
+        verdict = "met" if ten <= one * 1.1 + 5 else "MISSED"
+        lines.append(f"- 10 sessions against 1: median {ten:.0f} ms vs {one:.0f} ms: {verdict} (10 % + 5 ms allowed)")
+    return lines
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", default="1,10,50,150", help="comma-separated session counts")
+    parser.add_argument("--browsers", type=int, default=2, help="real Chromium pages among the sessions (N > 1)")
+    parser.add_argument("--window", type=float, default=20.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=6.0, help="unmeasured clicking seconds before the window")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which light clients open the app")
+    parser.add_argument("--think", type=float, nargs=2, default=(3.0, 7.0), help="pause between clicks, s")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds a click may take before it is an error")
+    parser.add_argument("--open-timeout", type=float, default=90.0, help="seconds opening a session may take")
+    parser.add_argument("--server-arg", action="append", default=[], help="extra `streamlit run` flag (repeatable)")
+    args = parser.parse_args(argv)
+    args.levels = [int(n) for n in args.sessions.split(",")]
+    if any(not 1 <= n <= 400 for n in args.levels) or args.window <= 0 or args.browsers < 0:
+        parser.error("sessions must be 1..400 each, --window > 0, --browsers >= 0")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    if args.browsers and harness.chromium_executable() is None:
+        raise SystemExit(f"no Chromium at {harness.CHROMIUM}; use --browsers 0 or apt-get install -y chromium")
+    flags = " ".join(args.server_arg) or "none"
+    pause = f"{args.think[0]:g}-{args.think[1]:g} s"
+    print(f"bench/load.py: levels {args.levels}; window {args.window:g} s; pause {pause}; "
+          f"extra server flags: {flags}; {os.cpu_count()} CPUs", flush=True)  # fmt: skip
+    levels = []
+    for sessions in args.levels:
+        level = run_level(sessions, args)
+        levels.append(level)
+        print(f"  N={sessions}: {level.clicks} clicks measured, {len(level.errors)} errors, all open after "
+              f"{level.open_seconds:.1f} s, level took {level.wall_seconds:.0f} s", flush=True)
+        for error in level.errors[:5]:
+            print(f"    error: {error}")
+    print()
+    print(table(levels, args))
+    print()
+    print("\n".join(verdicts(levels)))
+    print(f"(load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+
+
+if __name__ == "__main__":
+    main()
