@@ -9,6 +9,7 @@ the word back.
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -218,3 +219,42 @@ def test_the_lab_shows_hostile_words_escaped_everywhere(sentence):
     assert shown == [md_escape(label) for label in labels]
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [html.unescape(t.removesuffix(" · PAD")) for t in spec["layout"]["yaxis"]["ticktext"]] == list(labels)
+
+
+# ------------------------------------------------------------------ raw HTML: only constant CSS, never user text
+
+
+def app_sources() -> list[Path]:
+    files = [REPO_ROOT / "app.py", *sorted((REPO_ROOT / "pages").glob("*.py"))]
+    files += sorted((REPO_ROOT / "attn_ui").glob("*.py")) + sorted((REPO_ROOT / "attn_core").glob("*.py"))
+    return [f for f in files if f.is_file()]
+
+
+@pytest.mark.parametrize("path", app_sources(), ids=lambda p: str(p.relative_to(REPO_ROOT)))
+def test_raw_html_only_ever_gets_a_constant_string(path):
+    tree = ast.parse(path.read_text(), filename=str(path))
+    constants = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id.isupper()
+    }
+    problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("streamlit.components"):
+            problems.append(f"line {node.lineno}: imports {node.module}")
+        if isinstance(node, ast.Attribute) and node.attr == "components":
+            problems.append(f"line {node.lineno}: st.components")
+        if not isinstance(node, ast.Call):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "unsafe_allow_html" and not (
+                isinstance(keyword.value, ast.Constant) and keyword.value.value is False
+            ):
+                problems.append(f"line {node.lineno}: unsafe_allow_html")
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "html":
+            argument = node.args[0] if node.args else None
+            if not (isinstance(argument, ast.Name) and argument.id in constants):
+                problems.append(f"line {node.lineno}: st.html with something other than a module string constant")
+    assert not problems, f"{path.relative_to(REPO_ROOT)}: {problems}"
