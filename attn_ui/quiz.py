@@ -75,7 +75,7 @@ def reset(questions: tuple[Question, ...] = QUESTIONS) -> None:
     for question in questions:
         answers().pop(question.id, None)
         first_answers().pop(question.id, None)
-        st.session_state.pop(widget_key(question), None)
+        st.session_state[widget_key(question)] = None  # None, not a deletion: the browser clears the pick too
 
 
 def sync() -> None:
@@ -193,7 +193,11 @@ def render_question(question: Question, heading: str = "", label: str = "Your an
 
 
 def inline_question(question_id: str, heading: str = "Predict first.") -> None:
-    """Ask one question of the bank on any page; the answer is shared with the Check yourself page."""
+    """Ask one question of the bank on any page; the answer is shared with the Check yourself page.
+
+    Call it at most once per question on a page (its widget key is `quiz.w.<question_id>`)."""
+    if question_id not in BY_ID:
+        raise ValueError(f"No question {question_id!r} in the bank; the ids are: {', '.join(BY_ID)}.")
     render_question(BY_ID[question_id], heading)
     st.caption("Pick before you look: the answer and the reason show at once. "
                "It also counts on the Check yourself page.")

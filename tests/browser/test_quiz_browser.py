@@ -1,5 +1,5 @@
 """Check yourself in headless Chromium: answer one question wrong then right, follow its Lab link (which
-must show the answer), and come back to find the answer still there."""
+must show the answer), come back to find the answer still there, then clear everything."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def progress(page) -> str:
     return page.locator('[data-testid="stProgress"]').inner_text().strip()
 
 
-def test_answer_one_question_follow_its_lab_link_and_come_back(server, page):
+def test_answer_one_question_follow_its_lab_link_come_back_and_reset(server, page):
     errors = harness.collect_page_errors(page)
     page.goto(server.url + "Check_yourself", timeout=SLOW_MS)
     harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
@@ -54,5 +54,14 @@ def test_answer_one_question_follow_its_lab_link_and_come_back(server, page):
     assert option(page, "15").locator("input").is_checked()
     assert alert.inner_text().startswith("Right.")
     assert progress(page) == f"1 of {len(QUESTIONS)} answered · 0 right on the first try"
+
+    # The reset must clear the pick in the browser too, not only on the server (deleting a widget's key
+    # would leave the radio drawn as checked).
+    page.get_by_role("button", name="Start again").click()
+    page.get_by_role("button", name="Clear every section").click()
+    harness.wait_for_app(page, timeout_ms=SLOW_MS)
+    assert page.locator(f"{BOX} input[type=radio]:checked").count() == 0
+    assert page.locator(f'{BOX} [data-testid="stAlert"]').count() == 0
+    assert progress(page) == f"0 of {len(QUESTIONS)} answered · 0 right on the first try"
     harness.assert_no_exception(page)
     assert errors == []
