@@ -37,8 +37,8 @@ class MapStyle:
     margin: int = 10
 
 
-LAB = MapStyle()
-PROJECTOR = MapStyle(height=560, cell_font=22, axis_font=22, margin=6)
+LAB = MapStyle(show_scale=False)  # numbers in every cell; a colour bar costs a phone a third of the width
+PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6)  # numbers in cells, no bar
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
 
@@ -175,7 +175,7 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
         "height": style.height,
         "margin": {"l": style.margin, "r": style.margin, "t": style.margin + (34 if title else 0),
                    "b": style.margin},
-        "xaxis": {**axis, "ticktext": x_labels, "side": "top", "tickangle": -35 if length > 6 else 0,
+        "xaxis": {**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -35} if length > 6 else {}),
                   "title": {"text": "key: the word being looked at →" if style.show_titles else "",
                             "font": {"size": style.axis_font - 2}}},
         "yaxis": {**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
