@@ -4,7 +4,7 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core import masks_lessons as lessons
-from attn_ui import masks_figures, masks_text, state
+from attn_ui import masks_figures, masks_text, quiz, state
 from attn_ui.figures import MapStyle, attention_map
 from attn_ui.page import lesson_page, try_it
 
@@ -32,6 +32,7 @@ change = lessons.change_later_word(settings, position, swap)
 left.markdown(masks_text.change_caption(change))
 right.plotly_chart(masks_figures.later_change_table(change), key="peek.change", config=STILL)
 
+quiz.inline_question("pad-zero-trap")
 st.markdown(masks_text.ROUTES_HOW)
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider("Query row", range(len(labels)), value=2, key="peek.row",

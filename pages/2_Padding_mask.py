@@ -5,7 +5,7 @@ import streamlit as st
 from attn_core import Settings
 from attn_core import masks_lessons as lessons
 from attn_core.tokens import unique_labels
-from attn_ui import masks_figures, masks_text, panels, state
+from attn_ui import masks_figures, masks_text, panels, quiz, state
 from attn_ui.figures import MapStyle, attention_map
 from attn_ui.page import lesson_page, try_it
 from attn_ui.text import md_escape
@@ -44,4 +44,5 @@ st.markdown(masks_text.EMPTY_ROW_HOW)
 empty = result.empty_rows[0] - 1 if result.empty_rows else None
 st.markdown(masks_text.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
 st.markdown(masks_text.PAD_FAILURES)
+quiz.inline_question("pad-one-open-cell")
 try_it(masks_text.PAD_TASK, Settings(padded=(5, 6)))

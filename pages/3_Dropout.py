@@ -4,7 +4,7 @@ import streamlit as st
 
 from attn_core import MAX_DROPOUT, Settings
 from attn_core import masks_lessons as lessons
-from attn_ui import masks_figures, masks_text, panels, state
+from attn_ui import masks_figures, masks_text, panels, quiz, state
 from attn_ui.figures import MapStyle, attention_map
 from attn_ui.page import lesson_page, try_it
 
@@ -42,4 +42,5 @@ rolls = lessons.dropout_rolls(settings)
 st.plotly_chart(masks_figures.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
 st.markdown(masks_text.rolls_caption(rolls))
 st.markdown(masks_text.DROP_FAILURES)
+quiz.inline_question("dropout-rescale")
 try_it(masks_text.DROP_TASK, Settings(dropout=0.5, rescale=False))
