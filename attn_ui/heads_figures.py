@@ -16,10 +16,13 @@ from attn_ui import figures
 from attn_ui.text import md_escape
 
 DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision)
-VALUE_SCALE = [[0.0, "#b2182b"], [0.5, "#f7f7f7"], [1.0, "#2166ac"]]  # signed values: red below 0, blue above
-SHARE_SCALE = "Blues"
+# Explicit scales (Plotly.js names some scales in the opposite order to plotly.py). Both stay light enough for
+# dark text, which Streamlit's dark theme would otherwise turn light.
+VALUE_SCALE = [[0.0, "#d6604d"], [0.5, "#f7f7f7"], [1.0, "#4393c3"]]  # signed values: red below 0, blue above
+SHARE_SCALE = [[0.0, "#f7fbff"], [1.0, "#4292c6"]]  # share of a head: white (none) to blue (all)
+CELL_TEXT = figures.GREY_TEXT
 BORDER = "#ff6a13"  # head blocks are outlined in the Lab's selection orange
-FLOAT32_COLOUR, BF16_COLOUR = "#3b528b", "#21918c"  # two viridis steps
+FLOAT32_COLOUR, BF16_COLOUR = "#3e7cc4", "#35b779"  # a blue and viridis' green: clear on light and dark
 
 
 def _margins(top: int = 10) -> dict:
@@ -58,7 +61,8 @@ def concat_figure(result: Result) -> go.Figure:
     heatmap = {
         "type": "heatmap", "name": "concat", "z": result.context.tolist(), "x": list(range(width)),
         "y": list(range(length)), "colorscale": VALUE_SCALE, "zmid": 0, "showscale": False, "xgap": 1, "ygap": 1,
-        "texttemplate": "%{z:.2f}" if width <= 8 else "%{z:.1f}", "textfont": {"size": 11 if width <= 8 else 10},
+        "texttemplate": "%{z:.2f}" if width <= 8 else "%{z:.1f}",
+        "textfont": {"size": 11 if width <= 8 else 10, "color": CELL_TEXT},
         "hovertemplate": "row %{y}, column %{x}: %{z:.4f}<extra></extra>",
     }
     shapes = [{"type": "rect", "x0": b[0] - 0.5, "x1": b[-1] + 0.5, "y0": -0.5, "y1": length - 0.5,
@@ -89,9 +93,8 @@ def mixing_figure(result: Result) -> go.Figure:
         traces.append({
             "type": "heatmap", "name": title.split(":")[0], "z": shares.tolist(), "x": list(range(width)),
             "y": [f"head {h}" for h in range(heads)], "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
-            "showscale": index == 0, "xgap": 1, "ygap": 1, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}",
-            "colorbar": {"title": {"text": "share"}, "thickness": 12, "tickformat": ".0%"},
-            "texttemplate": "%{z:.0%}" if width * heads <= 48 else "", "textfont": {"size": 10},
+            "showscale": False, "xgap": 1, "ygap": 1, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}",
+            "texttemplate": "%{z:.0%}" if width * heads <= 48 else "", "textfont": {"size": 9, "color": CELL_TEXT},
             "hovertemplate": "%{y} → output column %{x}: %{z:.1%}<extra></extra>",
         })
         layout[f"xaxis{suffix}"] = {"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,
