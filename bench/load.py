@@ -21,10 +21,13 @@ How the sessions are made (what is real, what is simulated):
 - Errors: an exception or error box in a run, a compile error, a run that ends early, a stale or wrong map,
   no answer within --timeout (--open-timeout for opening), a dropped connection, a failed page.
 
-Each N gets a fresh server (tests/browser/harness.py's start_server: loopback, the repo's
-.streamlit/config.toml, plus any --server-arg). Phases: the browser pages load; the light clients open the
-app over --ramp seconds (server CPU per opened session is reported); once every session is open, all click
-for --warmup seconds unmeasured, then the clicks sent during --window seconds are measured. The single-session
+Each N gets a fresh server (tests/browser/harness.py's start_server: loopback, the app's
+.streamlit/config.toml, plus any --server-arg). By default the server runs a snapshot of the last commit
+(`git archive HEAD` into a temp folder): files edited in the working tree while the bench runs would make
+Streamlit's file watcher unload and re-import the app's modules mid-run. --tree live uses the working tree.
+Phases: the browser pages load; the light clients open the app over --ramp seconds (server CPU per opened
+session is reported); once every session is open, all click for --warmup seconds unmeasured, then the
+clicks sent during --window seconds are measured. The single-session
 row pauses 0.5 to 1.5 s between clicks to gather samples (nothing competes with it, so the pause does not
 change a click's cost); the others pause uniformly --think seconds (default 3 to 7 s).
 Server CPU per click = utime + stime from /proc/<pid>/stat over the window / clicks in the window (idle
@@ -38,13 +41,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -244,7 +251,8 @@ class LightClient:
             run.chart_ms = (time.perf_counter() - sent) * 1000
             run.causal = chart_is_causal(element.plotly_chart.spec)
         elif kind == "exception":
-            run.problems.append(f"exception: {element.exception.type}: {element.exception.message[:200]}")
+            where = " | ".join(line.strip() for line in element.exception.stack_trace[-3:])
+            run.problems.append(f"exception: {element.exception.type}: {element.exception.message[:160]} at {where}")
         elif kind == "alert" and element.alert.format == ERROR_ALERT:
             run.problems.append(f"error box: {element.alert.body[:200]}")
 
@@ -313,12 +321,24 @@ class BrowserSession(threading.Thread):
 # ---------------------------------------------------------------- one level
 
 
+@contextlib.contextmanager
+def app_tree(which: str) -> Iterator[Path]:
+    """The folder the server runs in: a snapshot of HEAD (default) or the live working tree."""
+    if which == "live":
+        yield REPO_ROOT
+        return
+    with tempfile.TemporaryDirectory(prefix="attn-load-") as folder:
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", "HEAD"], check=True, capture_output=True)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        yield Path(folder)
+
+
 def run_level(sessions: int, args) -> Level:
     browsers = 0 if sessions == 1 else min(args.browsers, sessions)
     level = Level(sessions, browsers)
     think = (0.5, 1.5) if sessions == 1 else tuple(args.think)
     started = time.perf_counter()
-    with harness.start_server("app.py", cwd=REPO_ROOT, extra_args=args.server_arg) as server:
+    with harness.start_server("app.py", cwd=args.tree_path, extra_args=args.server_arg) as server:
         pages = [BrowserSession(n, server, level, think, args) for n in range(browsers)]
         for page in pages:
             page.start()
@@ -427,6 +447,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds a click may take before it is an error")
     parser.add_argument("--open-timeout", type=float, default=90.0, help="seconds opening a session may take")
     parser.add_argument("--server-arg", action="append", default=[], help="extra `streamlit run` flag (repeatable)")
+    parser.add_argument("--tree", choices=("head", "live"), default="head", help="run the last commit or the work tree")
     args = parser.parse_args(argv)
     args.levels = [int(n) for n in args.sessions.split(",")]
     if any(not 1 <= n <= 400 for n in args.levels) or args.window <= 0 or args.browsers < 0:
@@ -440,16 +461,20 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"no Chromium at {harness.CHROMIUM}; use --browsers 0 or apt-get install -y chromium")
     flags = " ".join(args.server_arg) or "none"
     pause = f"{args.think[0]:g}-{args.think[1]:g} s"
-    print(f"bench/load.py: levels {args.levels}; window {args.window:g} s; pause {pause}; "
+    commit = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()  # fmt: skip
+    tree = f"commit {commit}" if args.tree == "head" else "working tree"
+    print(f"bench/load.py: {tree}; levels {args.levels}; window {args.window:g} s; pause {pause}; "
           f"extra server flags: {flags}; {os.cpu_count()} CPUs", flush=True)  # fmt: skip
     levels = []
-    for sessions in args.levels:
-        level = run_level(sessions, args)
-        levels.append(level)
-        print(f"  N={sessions}: {level.clicks} clicks measured, {len(level.errors)} errors, all open after "
-              f"{level.open_seconds:.1f} s, level took {level.wall_seconds:.0f} s", flush=True)
-        for error in level.errors[:5]:
-            print(f"    error: {error}")
+    with app_tree(args.tree) as args.tree_path:
+        for sessions in args.levels:
+            levels.append(run_level(sessions, args))
+            level = levels[-1]
+            print(f"  N={sessions}: {level.clicks} clicks measured, {len(level.errors)} errors, all open after "
+                  f"{level.open_seconds:.1f} s, level took {level.wall_seconds:.0f} s", flush=True)
+            for error in level.errors[:5]:
+                print(f"    error: {error}")
     print()
     print(table(levels, args))
     print()

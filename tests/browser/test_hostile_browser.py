@@ -162,3 +162,23 @@ def test_typed_words_show_as_literal_text(server, watched, sentence):
 
     # the KPI tiles are the core's numbers for these settings
     assert harness.metrics(watched) == kpi_values(result)
+
+
+def test_the_sentence_box_takes_markup_literally_and_refuses_too_long(server, watched):
+    harness.open_app(watched, server, timeout_ms=OPEN_MS)
+    watched.get_by_text("More: sentence, d_model, masking route, seed").click()
+    box = watched.get_by_label("Sentence (1 to 16 words)")
+    typed = "<b>x</b> **bold** :red[x] $x^2$ 🙂 שלום"
+    box.fill(typed)
+    box.press("Enter")
+    harness.wait_for_app(watched, timeout_ms=OPEN_MS)
+    assert_valid_lab(watched)
+    assert y_ticks(watched) == list(compute(Settings(sentence=typed)).labels)
+
+    box.fill(" ".join(["word"] * 17))
+    box.press("Enter")
+    harness.wait_for_app(watched, timeout_ms=OPEN_MS)
+    assert_valid_lab(watched)
+    note = watched.locator('[data-testid="stAlert"]').first.inner_text()
+    assert "17 words; the app takes 1 to 16" in note and "keeps the previous sentence" in note
+    assert y_ticks(watched) == list(compute(Settings(sentence=typed)).labels)  # the map keeps the last good one
