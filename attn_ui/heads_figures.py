@@ -309,7 +309,8 @@ def cost_sentence(result: Result, model: lessons.ModelSize = lessons.GPT2) -> st
 
 def here_sentence(result: Result) -> str:
     s = result.settings
-    return (f"*here, now* is the Lab's current state: {len(result.tokens)} words, h = {s.heads}, d = {s.d_model}, "
+    return (f"*here, now* is this app at the Lab's settings (or the page's own until you use the Lab): "
+            f"{len(result.tokens)} words, h = {s.heads}, d = {s.d_model}, "
             f"one sentence (B = 1), each word coming in as d_in = {result.x.shape[1]} numbers (in GPT-2, d_in = d). "
             f"Its score tensor {result.score_shape} takes {result.score_bytes:,} bytes in float32.")
 

@@ -8,7 +8,7 @@ from attn_ui import figures, state
 from attn_ui import heads_figures as hf
 from attn_ui.page import lesson_page, try_it
 
-lesson_page("Shapes and memory", "What shape is every tensor, and why does a long context cost so much memory?", 5)
+lesson_page("Shapes and the quadratic wall", "What shape is every tensor, and why does long context cost so much?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
 settings = Settings.from_query(stored.to_query())[0] if stored else Settings(heads=4)
 result = state.cached_compute(settings)
