@@ -4,7 +4,7 @@ import streamlit as st
 
 from attn_core import Settings, SettingsError
 from attn_core import heads_lessons as lessons
-from attn_ui import figures, state
+from attn_ui import figures, quiz, state
 from attn_ui import heads_figures as hf
 from attn_ui.page import lesson_page, try_it
 
@@ -51,5 +51,6 @@ except SettingsError as error:
     st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None)
 st.markdown("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), "
             "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
+quiz.inline_question("heads-start-column")
 try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
        "every head, the weights in the open cells are not.", Settings(causal=True, heads=4))

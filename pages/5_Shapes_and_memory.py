@@ -4,7 +4,7 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core import heads_lessons as lessons
-from attn_ui import figures, state
+from attn_ui import figures, quiz, state
 from attn_ui import heads_figures as hf
 from attn_ui.page import lesson_page, try_it
 
@@ -40,5 +40,6 @@ st.markdown("FlashAttention computes the same output (up to rounding) without ev
             "rescales the partial weighted sum of values whenever the maximum grows. After the last tile each row is "
             "finished, and only the (B, h, T, d_head) output is written out; training recomputes the tiles it needs "
             "instead of storing them. The work is still quadratic in T; the memory is not.")
+quiz.inline_question("shapes-double-context")
 try_it("Open the Lab and type a longer sentence (up to 16 words): watch the map, and the score tensor, grow as T×T.",
        settings)

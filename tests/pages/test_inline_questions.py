@@ -12,6 +12,8 @@ INLINE = [
     ("pages/1_Peeking_and_the_causal_mask.py", "pad-zero-trap"),
     ("pages/2_Padding_mask.py", "pad-one-open-cell"),
     ("pages/3_Dropout.py", "dropout-rescale"),
+    ("pages/4_Many_heads.py", "heads-start-column"),
+    ("pages/5_Shapes_and_memory.py", "shapes-double-context"),
 ]
 
 
