@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_ui import panels, state
+from attn_ui import classroom, panels, state
 from attn_ui.controls import lab_controls
 from attn_ui.look import apply_look
 from attn_ui.nav import sidebar_nav
@@ -15,18 +15,23 @@ sidebar_nav()
 @st.fragment
 def lab() -> None:
     incoming = state.current_settings()
-    controls, board = st.columns([1.05, 3.05], gap="medium")
-    with controls:
+    layout = classroom.lab_layout(classroom.projector_on(incoming.from_link))
+    with layout.controls:
+        classroom.projector_switch()
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
     row = panels.selected_row(len(result.tokens), state.url_row(len(result.tokens)))
-    with board:
+    view = classroom.view_keys(row, layout.projector)
+    with layout.notes:
         panels.show_notes([*incoming.notes, *notes])
-        panels.kpi_tiles(result, columns=3)
+    with layout.tiles:
+        panels.kpi_tiles(result, columns=1 if layout.projector else 3)
+    with layout.panel:
         panels.empty_rows_notice(result)
-        panels.attention_panel(result, row)
+        panels.attention_panel(result, row, style=classroom.map_style(layout.projector))
         panels.legend(result)
-    state.remember(settings, view={"row": "" if row is None else str(row + 1)})
+        classroom.share_row(result, view)
+    state.remember(settings, view=view)
 
 
 st.title("Attention Lab")

@@ -1,0 +1,234 @@
+"""For the classroom: projector mode, the export buttons and a link to the view on screen.
+
+Projector mode is a view key like `row`: `mode=projector` in the URL changes how the Lab is drawn, never what
+it computes. It hides the sidebar, the explanations and the secondary controls, and draws the map, the KPI
+tiles and the main controls large enough to read from the back of a hall at 1280x720.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import streamlit as st
+
+from attn_core import Result, Settings
+from attn_ui import figures
+from attn_ui.panels import map_file_name
+from attn_ui.state import lab_query
+
+PROJECTOR = "projector"  # the value of the URL key `mode`
+SWITCH_KEY = "lab.projector"  # the Lab's projector switch
+CLOUD_FRAME = "/~/+"  # Community Cloud serves the app in a frame at <app>/~/+/; links should skip it
+SPREADSHEET_TRIGGERS = ("=", "+", "-", "@")  # a cell starting with one of these runs as a formula
+
+# Constant CSS (no user text ever goes in here), added to the page only while projector mode is on. The empty
+# marker span matters: style-only HTML goes to Streamlit's event container, which a fragment rerun does not
+# update, so the switch could not take the style away again. With the span it is an element of the fragment.
+PROJECTOR_CSS = """
+<span class="attn-projector"></span>
+<style>
+[data-testid="stElementContainer"]:has(.attn-projector) { display: none !important; }
+[data-testid="stHeader"], [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"] { display: none !important; }
+/* :not(#attn-none) only raises the rule's weight above look.py's padding for a closed sidebar */
+.stApp:has(.attn-projector) .block-container:not(#attn-none) {
+  padding: 0.6rem 1rem 0.4rem !important; max-width: 100% !important;
+}
+/* the page title, explanations and secondary controls; hiding the outer wrapper leaves no gap behind */
+[data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1),
+[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] [data-testid="stCaptionContainer"]),
+[data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"]),
+[data-testid="stLayoutWrapper"]:has(> .st-key-lab-share), .st-key-lab-pad,
+:is(.st-key-lab-panel, .st-key-scene-panel) > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"]),
+:is(.st-key-lab-panel, .st-key-scene-panel) > [data-testid="stElementContainer"]:has([data-testid="stAlert"]),
+[data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]
+  > * > .st-key-lab-train)
+  { display: none !important; }
+/* the main controls, large */
+[data-testid="stWidgetLabel"] p, [data-testid="stCheckbox"] label p { font-size: 1.3rem !important; }
+[data-testid="stCheckbox"] label p { font-weight: 600 !important; }
+[data-testid="stButtonGroup"] button { min-height: 2.6rem !important; min-width: 2.6rem !important; }
+[data-testid="stButtonGroup"] button p { font-size: 1.3rem !important; }
+[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBar"] { font-size: 1.1rem !important; }
+/* high contrast: the map's words in the text colour of the theme, not Plotly's grey */
+:is(.st-key-lab-panel, .st-key-scene-panel) :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text {
+  fill: currentColor !important; fill-opacity: 1 !important;
+}
+/* a lecture scene: its narration large */
+.st-key-scene-story [data-testid="stMarkdown"] p { font-size: 1.45rem !important; line-height: 1.4 !important; }
+.st-key-scene-story [data-testid="stHeading"] h3 { font-size: 2rem !important; padding-top: 0 !important; }
+:is(.st-key-scenes-back, .st-key-scenes-next) button { min-height: 3rem !important; }
+:is(.st-key-scenes-back, .st-key-scenes-next) button p { font-size: 1.3rem !important; }
+/* KPI tiles, large and stacked */
+.st-key-kpis [data-testid="stMetric"] > div { padding: 0.25rem 0.7rem 0.3rem !important; }
+.st-key-kpis [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; font-weight: 600 !important; }
+.st-key-kpis [data-testid="stMetricValue"] { font-size: 2.3rem !important; font-weight: 700 !important; }
+.st-key-kpis [data-testid="stVerticalBlock"] { gap: 0.45rem !important; }
+</style>
+"""
+
+
+# --- projector mode ---------------------------------------------------------------------------------------
+
+
+def url_value(key: str) -> str | None:
+    """The last value of a URL key, or None when the key is absent."""
+    values = st.query_params.get_all(key)
+    return values[-1] if values else None
+
+
+def url_mode() -> str:
+    """The URL's `mode` value ('' when absent)."""
+    return (url_value("mode") or "").strip().lower()
+
+
+def projector_on(from_link: bool, key: str = SWITCH_KEY) -> bool:
+    """Is projector mode on? A new link (or a first visit) takes it from the URL, later runs from the switch."""
+    if from_link or key not in st.session_state:
+        st.session_state[key] = url_mode() == PROJECTOR
+    return bool(st.session_state[key])
+
+
+def projector_switch(key: str = SWITCH_KEY, write_url: bool = False) -> None:
+    """The switch; `write_url` puts the mode in the URL itself (the Lab does that in state.remember)."""
+    st.toggle("Projector mode", key=key, help="Large map and tiles for a lecture hall; hides the explanations.",
+              on_change=_write_mode if write_url else None, args=(key,) if write_url else None)
+
+
+def _write_mode(key: str) -> None:
+    if st.session_state[key]:
+        st.query_params["mode"] = PROJECTOR
+    elif "mode" in st.query_params:
+        del st.query_params["mode"]
+
+
+def apply_projector_look() -> None:
+    st.html(PROJECTOR_CSS)
+
+
+def view_keys(row: int | None, projector: bool) -> dict[str, str]:
+    """The Lab's view keys for the URL: the selected row (1-based) and the mode."""
+    return {"row": "" if row is None else str(row + 1), "mode": PROJECTOR if projector else ""}
+
+
+SCENE_PROJECTOR = dataclasses.replace(figures.PROJECTOR, height=640)  # leaves room for Back / Next above
+
+
+def map_style(projector: bool, scene: bool = False) -> figures.MapStyle:
+    if not projector:
+        return figures.LAB
+    return SCENE_PROJECTOR if scene else figures.PROJECTOR
+
+
+@dataclass(frozen=True)
+class LabLayout:
+    """Where the Lab's parts go: in projector mode the KPI tiles get their own column beside the map."""
+
+    controls: Any
+    notes: Any
+    tiles: Any
+    panel: Any  # the map, its row sentence, the legend and the share row
+    projector: bool
+
+
+def lab_layout(projector: bool) -> LabLayout:
+    if projector:
+        apply_projector_look()
+        controls, board, tiles = st.columns([1.0, 2.75, 1.15], gap="medium")
+        return LabLayout(controls, board.container(), tiles, board.container(key="lab-panel"), True)
+    controls, board = st.columns([1.05, 3.05], gap="medium")
+    notes, tiles = board.container(), board.container()
+    return LabLayout(controls, notes, tiles, board.container(key="lab-panel"), False)
+
+
+# --- export -----------------------------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    """A word as a spreadsheet cell: a leading =, +, - or @ is quoted so no program runs it as a formula."""
+    return "'" + text if text.startswith(SPREADSHEET_TRIGGERS) else text
+
+
+def weights_csv(result: Result, head: int | None = None) -> str:
+    """The weight table of one head (0-based; default: the head in view) as CSV text.
+
+    One row per query word, one column per key word, weights with 6 decimals (blocked cells are 0).
+    """
+    head = result.view_index if head is None else head
+    padded = set(result.settings.padded)
+    names = [_cell(label) + (" (PAD)" if pos in padded else "") for pos, label in enumerate(result.labels, 1)]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["query \\ key", *names])
+    for name, weights in zip(names, result.weights[head], strict=True):
+        writer.writerow([name, *(f"{w:.6f}" for w in weights)])
+    return buffer.getvalue()
+
+
+def csv_file_name(settings: Settings) -> str:
+    """The same name as the map's PNG, so a slide's picture and its numbers belong together."""
+    return map_file_name(settings) + ".csv"
+
+
+# --- a link to this view ----------------------------------------------------------------------------------
+
+
+def lab_root(url: str | None) -> str | None:
+    """The Lab's address from st.context.url as seen on the Lab: no query, no Community Cloud frame (/~/+)."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    path = parts.path.rstrip("/")
+    path = path.removesuffix(CLOUD_FRAME)
+    return f"{parts.scheme}://{parts.netloc}{path}/"
+
+
+def view_url(root: str | None, settings: Settings, **view: str) -> str:
+    """The full link to the Lab in this state (or just its query string when the root is unknown)."""
+    query = urlencode(lab_query(settings, **view))
+    return f"{root or ''}{'?' + query if query else ''}"
+
+
+def share_row(result: Result, view: Mapping[str, str]) -> None:
+    """Below the map: the CSV download, where the PNG lives, and the link to this view."""
+    settings = result.settings
+    with st.container(key="lab-share"):
+        left, right = st.columns([1, 1.4], gap="small", vertical_alignment="center")
+        left.download_button(
+            "Weights as CSV", weights_csv(result), file_name=csv_file_name(settings), mime="text/csv",
+            icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
+        )
+        with right.popover("Link to this view", icon=":material/link:", width="stretch"):
+            root = lab_root(st.context.url)
+            st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
+            if root:
+                st.caption("Copy it with the button at the right of the box; it opens the Lab exactly as it is now.")
+            else:
+                st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")
+        st.caption("PNG of the map: the camera button at the top right of the map.")
+
+
+# --- lecture scenes ---------------------------------------------------------------------------------------
+
+
+def _go_to_scene(number: int) -> None:
+    st.query_params["scene"] = str(number)
+
+
+def scene_nav(number: int, count: int) -> None:
+    """Back, where we are, Next. A presenter's clicker sends Page Up / Page Down, so those keys work too."""
+    back, where, forward = st.columns([1, 1.2, 1], vertical_alignment="center", gap="small")
+    back.button("Back", icon=":material/arrow_back:", key="scenes.back", width="stretch", shortcut="PageUp",
+                disabled=number <= 1, on_click=_go_to_scene, args=(number - 1,))
+    where.markdown(f"**Scene {number} of {count}**", text_alignment="center")
+    forward.button("Next", icon=":material/arrow_forward:", icon_position="right", key="scenes.next",
+                   width="stretch", shortcut="PageDown", type="primary", disabled=number >= count,
+                   on_click=_go_to_scene, args=(number + 1,))

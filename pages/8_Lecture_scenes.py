@@ -1,0 +1,35 @@
+"""Lecture scenes: the Lab in a fixed order of states, a sentence or two each, stepped with Back and Next.
+
+The scenes are data (attn_ui/scenes.py); this page only shows one. `?scene=3` opens scene 3 directly, and
+`&mode=projector` opens it large enough for a lecture hall.
+"""
+
+import streamlit as st
+
+from attn_ui import classroom, panels, state
+from attn_ui.page import lab_button, lesson_page
+from attn_ui.scenes import SCENES, scene_number
+
+PROJECTOR_KEY = "scenes.projector"
+lesson_page("Lecture scenes", "The causal mask, heads, dropout and padding, one Lab state at a time", 10)
+projector = classroom.projector_on(False, key=PROJECTOR_KEY)
+if projector:
+    classroom.apply_projector_look()
+number, note = scene_number(classroom.url_value("scene"))
+scene = SCENES[number - 1]
+result = state.cached_compute(scene.settings)
+row = panels.selected_row(len(result.tokens), None if scene.row is None else scene.row - 1)
+
+panels.show_notes([note])
+classroom.scene_nav(number, len(SCENES))
+story, board = st.columns([1, 1.5], gap="medium")
+with story.container(key="scene-story"):
+    st.subheader(scene.title, anchor=False)
+    st.markdown(scene.narration)
+    panels.kpi_tiles(result, columns=2)
+    view = classroom.view_keys(row, projector)
+    lab_button(scene.settings, "Open in the Lab", **view)
+    classroom.projector_switch(PROJECTOR_KEY, write_url=True)
+with board.container(key="scene-panel"):
+    panels.attention_panel(result, row, style=classroom.map_style(projector, scene=True))
+    panels.legend(result)

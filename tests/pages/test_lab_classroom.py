@@ -1,0 +1,194 @@
+"""Projector mode, the exports, the link to a view and the lecture scenes, driven through AppTest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from attn_core import Settings, compute
+from attn_ui import classroom, figures
+from attn_ui.explain import kpi_values
+from attn_ui.scenes import SCENES
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+SCENES_PAGE = "pages/8_Lecture_scenes.py"
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def run_lab(context: dict | None = None, **query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.context.update(context or {})
+    return ok(at.run())
+
+
+def url(at: AppTest) -> dict[str, str]:
+    return {key: at.query_params[key][-1] if isinstance(at.query_params[key], list) else at.query_params[key]
+            for key in at.query_params}
+
+
+def layout(at: AppTest) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+
+
+def projector_css_shown(at: AppTest) -> bool:
+    return any("attn-projector" in element.proto.body for element in at.get("html"))
+
+
+def test_mode_projector_in_the_url_turns_the_lab_into_the_big_map():
+    at = run_lab(mode="projector", causal="1", heads="4")
+    assert at.toggle(key="lab.projector").value is True
+    assert projector_css_shown(at)
+    spec = layout(at)
+    assert spec["height"] == figures.PROJECTOR.height
+    assert spec["xaxis"]["tickfont"]["size"] == spec["yaxis"]["tickfont"]["size"] == figures.PROJECTOR.axis_font
+    assert {m.label: m.value for m in at.metric} == kpi_values(compute(Settings(causal=True, heads=4)))
+    assert url(at) == {"mode": "projector", "causal": "1", "heads": "4"}
+
+
+def test_the_switch_writes_mode_to_the_url_and_takes_it_away_again():
+    at = run_lab(causal="1")
+    assert at.toggle(key="lab.projector").value is False and not projector_css_shown(at)
+    assert layout(at)["height"] == figures.LAB.height and "mode" not in url(at)
+
+    ok(at.toggle(key="lab.projector").set_value(True).run())
+    assert url(at) == {"causal": "1", "mode": "projector"}
+    assert layout(at)["height"] == figures.PROJECTOR.height and projector_css_shown(at)
+    assert at.toggle(key="lab.causal").value is True  # the settings did not move
+
+    ok(at.toggle(key="lab.projector").set_value(False).run())
+    assert url(at) == {"causal": "1"}
+    assert layout(at)["height"] == figures.LAB.height and not projector_css_shown(at)
+
+
+def test_projector_keeps_the_row_outline_and_survives_a_control_change():
+    at = run_lab(mode="projector", row="3", causal="1")
+    assert layout(at)["shapes"][0]["y0"] == 1.5  # row 3, 0-based 2, outlined from 1.5 to 2.5
+    ok(at.segmented_control(key="lab.heads").set_value(2).run())
+    assert url(at) == {"mode": "projector", "row": "3", "causal": "1", "heads": "2"}
+    assert at.toggle(key="lab.projector").value is True
+
+
+@pytest.mark.parametrize("mode", ["beamer", "", "PROJECTOR "])
+def test_other_mode_values(mode):
+    at = run_lab(mode=mode)
+    projector = mode.strip().lower() == "projector"
+    assert at.toggle(key="lab.projector").value is projector
+    assert ("mode" in url(at)) is projector
+
+
+def test_csv_download_carries_the_weights_and_the_maps_file_name(monkeypatch):
+    saved: list[tuple[bytes, str, str | None]] = []
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def spy(self, data, mimetype, kind, filename=None):
+        saved.append((data, mimetype, filename))
+        return original(self, data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", spy)
+    at = run_lab(causal="1", heads="4", view="2", pad="5,6")
+    settings = Settings(causal=True, heads=4, view=2, padded=(5, 6))
+    button = at.get("download_button")[0]
+    assert button.proto.label == "Weights as CSV" and button.proto.ignore_rerun
+    (data, mimetype, filename), = [item for item in saved if item[1] == "text/csv"]
+    assert filename == "attention-head2of4_causal_pad5-6.csv" == classroom.csv_file_name(settings)
+    assert data.decode() == classroom.weights_csv(compute(settings))
+
+
+def test_plotly_toolbar_saves_a_png_named_like_the_csv_at_slide_scale():
+    at = run_lab(causal="1", p="0.5")
+    config = json.loads(at.get("plotly_chart")[0].proto.config)
+    options = config["toImageButtonOptions"]
+    assert options == {"format": "png", "filename": "attention-head1of1_causal_drop50", "scale": 3}
+
+
+def test_link_to_this_view_on_community_cloud_and_without_a_known_address():
+    cloud = run_lab({"url": "https://attention-lab.streamlit.app/~/+/"}, causal="1", row="2")
+    (link,) = [code.value for code in cloud.code]
+    parts = urlsplit(link)
+    assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://attention-lab.streamlit.app/"
+    assert parse_qs(parts.query) == {"causal": ["1"], "row": ["2"]}
+
+    local = run_lab(causal="1", mode="projector")
+    assert [code.value for code in local.code] == ["?causal=1&mode=projector"]
+
+
+# --- the lecture scenes page ------------------------------------------------------------------------------
+
+
+def open_scenes(**query: str) -> AppTest:
+    """As a student arrives: the Lab first (page links need the entry file), then the scenes page."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    ok(at.run())
+    for key, value in query.items():
+        at.query_params[key] = value
+    return ok(at.switch_page(SCENES_PAGE).run())
+
+
+def shows_scene(at: AppTest, number: int) -> None:
+    scene = SCENES[number - 1]
+    assert [s.value for s in at.subheader] == [scene.title]
+    assert scene.narration in [m.value for m in at.markdown]
+    assert any(m.value == f"**Scene {number} of {len(SCENES)}**" for m in at.markdown)
+    assert {m.label: m.value for m in at.metric} == kpi_values(compute(scene.settings))
+    shapes = layout(at).get("shapes", [])
+    assert [shape["y0"] + 0.5 for shape in shapes] == ([] if scene.row is None else [scene.row - 1])
+
+
+@pytest.mark.parametrize("number", [1, 3, 9, 12])
+def test_a_scene_link_opens_that_scene(number):
+    shows_scene(open_scenes(scene=str(number)), number)
+
+
+def test_next_and_back_step_through_the_scenes_and_write_the_number_to_the_url():
+    at = open_scenes(scene="3")
+    ok(at.button(key="scenes.next").click().run())
+    assert url(at)["scene"] == "4"
+    shows_scene(at, 4)
+    ok(at.button(key="scenes.back").click().run())
+    ok(at.button(key="scenes.back").click().run())
+    assert url(at)["scene"] == "2"
+    shows_scene(at, 2)
+
+
+def test_first_and_last_scene_disable_the_way_out():
+    first = open_scenes()
+    assert first.button(key="scenes.back").disabled and not first.button(key="scenes.next").disabled
+    last = open_scenes(scene=str(len(SCENES)))
+    assert last.button(key="scenes.next").disabled and not last.button(key="scenes.back").disabled
+
+
+def test_a_bad_scene_number_shows_scene_one_and_says_why():
+    at = open_scenes(scene="99")
+    shows_scene(at, 1)
+    assert "no scene `99`" in at.info[0].value
+
+
+def test_open_in_the_lab_carries_the_scene_settings_and_row():
+    at = open_scenes(scene="11")
+    (link,) = [element for element in at.get("page_link") if element.proto.label == "Open in the Lab"]
+    query = parse_qs(link.proto.query_string)
+    scene = SCENES[10]
+    assert query.pop("row") == [str(scene.row)]
+    assert Settings.from_query(query) == (scene.settings, [])
+
+
+def test_scenes_page_projector_switch_writes_mode_and_enlarges_the_map():
+    at = open_scenes(scene="2")
+    assert layout(at)["height"] == figures.LAB.height and not projector_css_shown(at)
+    ok(at.toggle(key="scenes.projector").set_value(True).run())
+    assert url(at)["mode"] == "projector" and url(at)["scene"] == "2"
+    assert layout(at)["height"] == classroom.SCENE_PROJECTOR.height and projector_css_shown(at)
+    (link,) = [element for element in at.get("page_link") if element.proto.label == "Open in the Lab"]
+    assert parse_qs(link.proto.query_string)["mode"] == ["projector"]
