@@ -1,10 +1,11 @@
 """Plotly figure builders: a Result in, a Figure out. They draw; they never compute attention or call st.*.
 
 The attention map is four layers on one pair of axes:
-1. the weights of legal cells (viridis, fixed to 0..1, a number in every cell),
+1. the weights of legal cells (viridis, fixed to 0..1; the trace's `text` holds the number of every cell),
 2. blocked cells in grey, with a word in the cell saying why (future, PAD),
 3. a transparent scatter over the cell centres that carries the hover text and makes cells clickable,
-4. an outline around the selected query row.
+4. the numbers drawn on the cells, black on light cells and white on dark ones (two transparent layers),
+5. an outline around the selected query row.
 """
 
 from __future__ import annotations
@@ -12,16 +13,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import plotly.colors as pc
 import plotly.graph_objects as go
 
 from attn_core import Result
 from attn_ui.text import plotly_escape
 
-WEIGHT_SCALE = "Viridis"  # colour-blind safe, no grey in it, readable in light and dark themes
+# Viridis (colour-blind safe, no grey in it), written out with plotly.js's own stops so the text-colour rule
+# below is computed on exactly the colours the browser paints.
+VIRIDIS = ("#440154", "#48186a", "#472d7b", "#424086", "#3b528b", "#33638d", "#2c728e", "#26828e", "#21918c",
+           "#1fa088", "#28ae80", "#3fbc73", "#5ec962", "#84d44b", "#addc30", "#d8e219", "#fde725")
+WEIGHT_SCALE = [[min(index * 16 / 255, 1.0), colour] for index, colour in enumerate(VIRIDIS)]
 GREY_FUTURE = "#d9d9d9"  # light grey: blocked because the key lies in the future
 GREY_PADDING = "#a6a6a6"  # darker grey: blocked because the key is a PAD token
 GREY_TEXT = "#1a1a1a"  # text on both greys (contrast > 7:1)
 SELECT_COLOUR = "#ff6a13"  # outline of the selected row; orange is not in viridis
+TEXT_ON_LIGHT = "#000000"  # numbers on light cells; black, not Plotly's #444, keeps every cell >= 4.5:1
+TEXT_ON_DARK = "#ffffff"  # numbers on dark cells
+CLEAR = [[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]]  # a heatmap layer that only carries text
 DROP_MARK = "drop"
 
 
@@ -41,6 +50,39 @@ LAB = MapStyle(show_scale=False)  # numbers in every cell; a colour bar costs a 
 PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6)  # numbers in cells, no bar
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2.1 relative luminance of '#rrggbb' or 'rgb(r, g, b)'."""
+    if colour.startswith("#"):
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    else:
+        channels = [float(c) / 255 for c in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(first: str, second: str) -> float:
+    """WCAG 2.1 contrast ratio of two colours, from 1 to 21."""
+    light, dark = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def scale_colour(weight: float, scale: list = WEIGHT_SCALE) -> str:
+    """The colour a heatmap with zmin=0, zmax=1 paints for this weight (Plotly interpolates in RGB)."""
+    return pc.sample_colorscale(scale, [min(max(weight, 0.0), 1.0)])[0]
+
+
+def _black_text_from(scale: list = WEIGHT_SCALE, steps: int = 1000) -> float:
+    """The smallest weight whose cell colour gives black text more contrast than white (viridis gets lighter)."""
+    for step in range(steps + 1):
+        colour = scale_colour(step / steps, scale)
+        if contrast_ratio(colour, TEXT_ON_LIGHT) > contrast_ratio(colour, TEXT_ON_DARK):
+            return step / steps
+    return 1.0 + 1 / steps
+
+
+BLACK_TEXT_FROM = _black_text_from()  # about 0.44 for viridis; computed once, at import
 
 
 def axis_labels(result: Result, joiner: str = " · ") -> list[str]:
@@ -106,6 +148,7 @@ def attention_map(
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
     cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
     cell_text[blocked] = ""
+    on_light = weights >= BLACK_TEXT_FROM  # (T, T) the cell is light enough for black numbers
     future_only = np.where(blocked & (status == "future"), 1.0, np.nan)
     padding_any = np.where(blocked & np.isin(status, ["padding", "both"]), 1.0, np.nan)
     grey_text = np.where(blocked & (status == "future"), "future", np.where(blocked, "PAD", "")).astype(object)
@@ -115,8 +158,8 @@ def attention_map(
     traces = [
         {
             "type": "heatmap", "name": "weights", "z": _cells(shown), "x": positions, "y": positions,
-            "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "text": _cells(cell_text), "texttemplate": "%{text}",
-            "textfont": {"size": font}, "hoverinfo": "skip", "hoverongaps": False, "showscale": style.show_scale,
+            "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "text": _cells(cell_text),
+            "hoverinfo": "skip", "hoverongaps": False, "showscale": style.show_scale,
             "xgap": 2, "ygap": 2,
             "colorbar": {"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
         },
@@ -137,6 +180,15 @@ def attention_map(
             "hovertext": [line for row in hover_lines(result, head, status) for line in row],
             "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
         },
+        *(
+            {
+                "type": "heatmap", "name": f"numbers ({name})", "z": _cells(np.zeros((length, length))),
+                "x": positions, "y": positions, "zmin": 0, "zmax": 1, "colorscale": CLEAR, "showscale": False,
+                "text": _cells(np.where(on_light == light, cell_text, "")), "texttemplate": "%{text}",
+                "textfont": {"size": font, "color": colour}, "hoverinfo": "skip", "xgap": 2, "ygap": 2,
+            }
+            for light, colour, name in ((False, TEXT_ON_DARK, "white"), (True, TEXT_ON_LIGHT, "black"))
+        ),
     ]
     layout = _layout(axis_labels(result, joiner="<br>"), labels, style, title)
     if selected_row is not None and 0 <= selected_row < length:

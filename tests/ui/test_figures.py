@@ -15,7 +15,7 @@ def validated(monkeypatch):
 
 
 def grids(figure: go.Figure):
-    weights, future, padding, cells = figure.data
+    weights, future, padding, cells = figure.data[:4]  # then the two layers that draw the numbers
     as_array = lambda trace: np.array(trace.z, dtype=float)  # noqa: E731  None -> nan
     return as_array(weights), as_array(future), as_array(padding), weights, cells
 
@@ -35,7 +35,7 @@ SETTINGS = [
 def test_every_builder_output_passes_plotly_validation(settings, validated):
     result = compute(settings)
     figure = figures.attention_map(result, selected_row=1)
-    assert len(figure.data) == 4 and len(figure.layout.shapes) == 1
+    assert len(figure.data) == 6 and len(figure.layout.shapes) == 1
     for style in (figures.SMALL, figures.PROJECTOR):
         figures.attention_map(result, head=0, style=style, title="head 1")
 
