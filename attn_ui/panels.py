@@ -8,6 +8,7 @@ import streamlit as st
 
 from attn_core import Result, Settings
 from attn_ui import figures
+from attn_ui.access import weights_table_expander
 from attn_ui.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
 
 MAP_KEY = "lab.map"
@@ -21,13 +22,19 @@ def show_notes(notes: Iterable[str]) -> None:
 
 
 def kpi_tiles(result: Result, columns: int = 1) -> None:
-    """The KPI tiles, in `columns` columns (one stacked column beside the map in the Lab)."""
-    values = kpi_values(result)
+    """The KPI tiles, `columns` to a row (one stacked column beside the map in projector mode).
+
+    Each row is its own set of columns, so a screen reader and the Tab key meet the tiles in the order the
+    eye reads them (left to right, then down), not column by column.
+    """
+    values = list(kpi_values(result).items())
     with st.container(key="kpis"):
-        cells = st.columns(columns, gap="small") if columns > 1 else [st.container()]
-        for index, (label, value) in enumerate(values.items()):
-            with cells[index % columns]:
-                st.metric(label, value, help=KPI_HELP[label], border=True)
+        for start in range(0, len(values), columns):
+            row = values[start : start + columns]
+            cells = st.columns(columns, gap="small") if columns > 1 else [st.container()]
+            for cell, (label, value) in zip(cells, row, strict=False):
+                with cell:
+                    st.metric(label, value, help=KPI_HELP[label], border=True)
 
 
 def empty_rows_notice(result: Result) -> None:
@@ -67,6 +74,7 @@ def attention_panel(result: Result, row: int | None, style: figures.MapStyle = f
         st.markdown(row_sentence(result, row))
     else:
         st.caption("Click a cell to explain its row.")
+    weights_table_expander(result)
 
 
 def legend(result: Result) -> None:

@@ -1,0 +1,95 @@
+"""Text alternatives for the attention maps: the same weights as a table a screen reader can walk cell by cell.
+
+`weight_table(result)` is pure: one row per query word, one column per key word, every cell in words. A grey
+cell of the map says why it is grey ("blocked (future)", "blocked (padding)"), a dropout cell says "dropped",
+so nothing on the map is carried by colour alone. `weights_table_expander(result)` shows it under a map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from attn_core import Result
+from attn_ui.text import md_escape
+
+QUERY_COLUMN = "query word"  # has a space, so it can never equal a word label
+SUM_COLUMN = "row sum"
+BLOCKED_WORDS = {
+    "future": "blocked (future)",
+    "padding": "blocked (padding)",
+    "future and padding": "blocked (future and padding)",
+}
+
+
+@dataclass(frozen=True)
+class WeightTable:
+    """A head's weights in words: `columns` are the key words, `rows` pair a query word with its cells and sum."""
+
+    head: int  # 0-based
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...], str], ...]  # (query word, one cell per key, row sum)
+
+
+def word_names(result: Result) -> tuple[str, ...]:
+    """Row and column names: the word labels (already distinct), PAD words marked as on the map's axes."""
+    padded = set(result.settings.padded)
+    return tuple(label + (" (PAD)" if pos in padded else "") for pos, label in enumerate(result.labels, start=1))
+
+
+def cell_words(result: Result, head: int, query: int, key: int) -> str:
+    """One cell in words, as the map shows it: a weight, a blocked cell and why, or a dropped one."""
+    weight = float(result.weights[head, query, key])
+    reason = result.block_reason(query, key)
+    if reason is not None:
+        if weight == 0:
+            return BLOCKED_WORDS[reason]
+        return f"{weight:.2f} (should be blocked: {reason})"  # the zero-score trap leaks weight past the mask
+    if result.dropped[head, query, key]:
+        return f"dropped (was {result.weights_before_dropout[head, query, key]:.2f})"
+    return f"{weight:.2f}"
+
+
+def weight_table(result: Result, head: int | None = None) -> WeightTable:
+    """The weights of one head (0-based; default: the head in view) as words, row by row."""
+    head = result.view_index if head is None else head
+    names = word_names(result)
+    rows = tuple(
+        (
+            name,
+            tuple(cell_words(result, head, query, key) for key in range(len(names))),
+            f"{result.row_sums[head, query]:.2f}",
+        )
+        for query, name in enumerate(names)
+    )
+    return WeightTable(head=head, columns=names, rows=rows)
+
+
+def table_name(result: Result, head: int) -> str:
+    """The table's accessible name (read before the table)."""
+    return f"Attention weights of head {head + 1} of {result.settings.heads}"
+
+
+HOW_TO_READ = (
+    "One row per query word, one column per key word: each row says how much that query looks at every key. "
+    "Grey cells of the map are written out as blocked, with the reason."
+)
+
+
+def table_frame(table: WeightTable):
+    """The table as a DataFrame for st.table, every user word escaped (st.table renders Markdown)."""
+    import pandas as pd  # pandas comes with Streamlit; imported here so the pure part needs only NumPy
+
+    columns = [md_escape(name) for name in table.columns]
+    data = [[*cells, total] for _, cells, total in table.rows]
+    index = pd.Index([md_escape(query) for query, _, _ in table.rows], name=QUERY_COLUMN)
+    return pd.DataFrame(data, index=index, columns=[*columns, SUM_COLUMN])
+
+
+def weights_table_expander(result: Result, head: int | None = None, label: str = "The map as a table") -> None:
+    """Under a map: an expander holding the same weights as an accessible HTML table."""
+    table = weight_table(result, head)
+    with st.expander(label, icon=":material/table:"):
+        st.caption(HOW_TO_READ)
+        st.table(table_frame(table), hide_index=False, alt=table_name(result, table.head))
