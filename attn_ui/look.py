@@ -1,4 +1,9 @@
-"""The app's own CSS: spacing and sizes only. A constant string: no user text ever goes in here."""
+"""The app's own CSS: sizes, focus rings, text contrast and 200% zoom. A constant string: no user text ever goes in.
+
+Theme-aware colours use `light-dark()`: Streamlit sets `color-scheme` on `.stApp`, so the first colour applies in
+the light theme and the second in the dark one. A plain colour written before each one is the fallback for a
+browser without `light-dark()`.
+"""
 
 import streamlit as st
 
@@ -21,6 +26,56 @@ CSS = """
     min-width: calc(33% - 0.6rem) !important; flex: 1 1 calc(33% - 0.6rem) !important;
   }
   .st-key-kpis [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; gap: 0.4rem !important; }
+}
+
+/* --- accessibility (WCAG 2.1 AA) --- */
+.stApp {
+  --attn-focus: #1a5fb4; --attn-focus: light-dark(#1a5fb4, #99c1f1);
+  --attn-accent-text: #a82834; --attn-accent-text: light-dark(#a82834, #ff8f99);
+}
+/* Captions are body text at 60% opacity: 3.9:1 on white. At 78% they reach 6:1 (light) and 10:1 (dark). */
+[data-testid="stCaptionContainer"] { opacity: 0.78 !important; }
+/* Text in the accent colour (a chosen pill or segment, the slider's value) was 4.5:1 (light) and 3.6:1 (dark) */
+[data-testid="stButtonGroup"] button[aria-checked="true"],
+[data-testid="stButtonGroup"] button[aria-checked="true"] *,
+[data-testid="stButtonGroup"] button[aria-pressed="true"],
+[data-testid="stButtonGroup"] button[aria-pressed="true"] *,
+[data-testid="stButtonGroup"] button[data-selected="true"],
+[data-testid="stButtonGroup"] button[data-selected="true"] *,
+[data-testid="stSliderThumbValue"], [data-testid="stSliderThumbValue"] * { color: var(--attn-accent-text) !important; }
+/* A button's keyboard-shortcut badge is drawn at 60% opacity: 3.4:1 on a primary button. Full strength: 6:1 */
+button:not(:disabled) kbd { opacity: 1 !important; }
+/* One clear focus ring for the keyboard, on every control; the visible part of a hidden input gets it */
+.stApp :is(a, button, summary, select, textarea, [tabindex]:not([tabindex="-1"]), input:not([type="checkbox"],
+  [type="radio"], [type="range"])):focus-visible,
+.stApp label:has(input:is([type="checkbox"], [type="radio"]):focus-visible),
+.stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) {
+  outline: 3px solid var(--attn-focus) !important; outline-offset: 2px !important;
+}
+.stApp [data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible) { border-radius: 50% !important; }
+[data-baseweb="input"]:focus-within, [data-baseweb="select"]:focus-within > div {
+  outline: 3px solid var(--attn-focus) !important; outline-offset: 1px !important;
+}
+/* A focused control never hides under the sticky header when the page scrolls to it */
+[data-testid="stMain"] { scroll-padding-top: 4.5rem; }
+/* 200% zoom (or a narrow window): labels wrap instead of being cut to "Projector m..." */
+[data-testid="stWidgetLabel"] .stMarkdownEllipsis, [data-testid="stWidgetLabel"] .stMarkdownEllipsis *,
+[data-testid="stCheckbox"] .stMarkdownEllipsis, [data-testid="stCheckbox"] .stMarkdownEllipsis * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+}
+/* ... and Training | Re-roll stack when their column is too narrow for both, so "Re-roll" is never cut to "Re..." */
+[data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] .st-key-lab-train) {
+  container-type: inline-size;
+}
+@container (max-width: 300px) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-train) { flex-wrap: wrap !important; }
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-train) > [data-testid="stColumn"] {
+    min-width: 100% !important; flex: 1 1 100% !important;
+  }
+}
+/* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
+.stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
+  padding-top: 4.2rem !important;
 }
 </style>
 """
