@@ -33,7 +33,8 @@ change a click's cost); the others pause uniformly --think seconds (default 3 to
 Server CPU per click = utime + stime from /proc/<pid>/stat over the window / clicks in the window (idle
 sessions included). RSS = peak VmRSS from /proc/<pid>/status during the level. "machine busy" = share of
 all cores in use during the window by every process on the machine (this script and its browsers included):
-on a shared machine, read latencies next to it.
+on a shared machine, read latencies next to it. "bench client CPU" = this script's own CPU in the window
+(light clients + Playwright drivers' Python side) as a share of one core.
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ class Level:
     open_seconds: float = float("nan")  # wall time until every light session had its first run
     cpu_seconds: float = 0.0
     machine_busy: float = float("nan")
+    bench_cpu: float = float("nan")  # this script's own CPU (light clients, Playwright) as a share of one core
     rss_peak_mb: float = 0.0
     wall_seconds: float = 0.0
 
@@ -374,9 +376,10 @@ async def drive(clients: list[LightClient], pages: list[BrowserSession], server,
     for page in pages:
         page.go.set()
     await asyncio.sleep(max(0.0, level.window_start - time.perf_counter()))
-    cpu_start, ticks_start = server.cpu_seconds(), machine_ticks()
+    cpu_start, ticks_start, own_start = server.cpu_seconds(), machine_ticks(), harness.process_cpu_seconds(os.getpid())
     await asyncio.sleep(max(0.0, level.window_end - time.perf_counter()))
     level.cpu_seconds = server.cpu_seconds() - cpu_start
+    level.bench_cpu = (harness.process_cpu_seconds(os.getpid()) - own_start) / args.window
     busy, total = (end - start for end, start in zip(machine_ticks(), ticks_start, strict=True))
     level.machine_busy = busy / total if total else float("nan")
     await asyncio.gather(*tasks)
@@ -404,8 +407,8 @@ def table(levels: list[Level], args) -> str:
     rows = [
         "| sessions (browsers) | clicks measured | clicks/s | click → new data, median ms | p95 ms "
         "| in Chromium, median / p95 ms | server CPU per click ms | server CPU per opened session ms "
-        "| server RSS peak MB | errors | machine busy |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| server RSS peak MB | errors | machine busy | bench client CPU |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for lv in levels:
         browser = f"{fmt(median(lv.browser_ms))} / {fmt(percentile(lv.browser_ms, 95))}" if lv.browser_ms else "–"
@@ -413,7 +416,7 @@ def table(levels: list[Level], args) -> str:
             f"| {lv.sessions} ({lv.browsers}) | {lv.clicks} | {lv.clicks / args.window:.1f} "
             f"| {fmt(median(lv.light_ms))} | {fmt(percentile(lv.light_ms, 95))} | {browser} "
             f"| {fmt(lv.cpu_ms_per_click)} | {fmt(lv.open_cpu_ms)} | {fmt(lv.rss_peak_mb)} | {len(lv.errors)} "
-            f"| {fmt(lv.machine_busy * 100)} % |"
+            f"| {fmt(lv.machine_busy * 100)} % | {fmt(lv.bench_cpu * 100)} % |"
         )
     return "\n".join(rows)
 
