@@ -23,7 +23,7 @@ def lab() -> None:
     row = panels.selected_row(len(result.tokens), state.url_row(len(result.tokens)))
     view = classroom.view_keys(row, layout.projector)
     with layout.notes:
-        panels.show_notes([*incoming.notes, *notes])
+        classroom.show_notes([*incoming.notes, *notes], layout.projector)
     with layout.tiles:
         panels.kpi_tiles(result, columns=1 if layout.projector else 3)
     with layout.panel:

@@ -18,7 +18,7 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from attn_core import Result, Settings
-from attn_ui import figures
+from attn_ui import figures, panels
 from attn_ui.panels import map_file_name
 from attn_ui.state import lab_query
 
@@ -110,6 +110,15 @@ def _write_mode(key: str) -> None:
 
 def apply_projector_look() -> None:
     st.html(PROJECTOR_CSS)
+
+
+def show_notes(notes: list[str], projector: bool) -> None:
+    """Notes about a fixed link: a box as usual, a toast in projector mode (a box would push the map off screen)."""
+    if not projector:
+        panels.show_notes(notes)
+        return
+    for note in filter(None, notes):
+        st.toast(note, icon=":material/info:", duration="long")
 
 
 def view_keys(row: int | None, projector: bool) -> dict[str, str]:
@@ -210,10 +219,11 @@ def share_row(result: Result, view: Mapping[str, str]) -> None:
             root = lab_root(st.context.url)
             st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
             if root:
-                st.caption("Copy it with the button at the right of the box; it opens the Lab exactly as it is now.")
+                st.caption("Point at the box and press its copy button. The link opens the Lab exactly as it is now.")
             else:
                 st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")
-        st.caption("PNG of the map: the camera button at the top right of the map.")
+        st.caption("PNG of the map: the camera button above its top right corner. The picture keeps the theme's "
+                   "text colour, so export in the light theme for a white slide.")
 
 
 # --- lecture scenes ---------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ scene = SCENES[number - 1]
 result = state.cached_compute(scene.settings)
 row = panels.selected_row(len(result.tokens), None if scene.row is None else scene.row - 1)
 
-panels.show_notes([note])
+classroom.show_notes([note], projector)
 classroom.scene_nav(number, len(SCENES))
 story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):

@@ -88,6 +88,14 @@ def test_other_mode_values(mode):
     assert ("mode" in url(at)) is projector
 
 
+def test_a_note_about_a_fixed_link_is_a_toast_in_projector_mode_and_a_box_otherwise():
+    projector = run_lab(mode="projector", heads="5")
+    assert [t.value for t in projector.toast] and not projector.info
+    assert "5 heads cannot split d_model = 12" in projector.toast[0].value
+    plain = run_lab(heads="5")
+    assert not plain.toast and "5 heads cannot split d_model = 12" in plain.info[0].value
+
+
 def test_csv_download_carries_the_weights_and_the_maps_file_name(monkeypatch):
     saved: list[tuple[bytes, str, str | None]] = []
     original = MemoryMediaFileStorage.load_and_get_id
