@@ -8,6 +8,7 @@ so nothing on the map is carried by colour alone. `weights_table_expander(result
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import streamlit as st
 
@@ -16,11 +17,11 @@ from attn_ui.text import md_escape
 
 QUERY_COLUMN = "query word"  # has a space, so it can never equal a word label
 SUM_COLUMN = "row sum"
-BLOCKED_WORDS = {
+BLOCKED_WORDS = MappingProxyType({  # read-only: module globals are shared by every session
     "future": "blocked (future)",
     "padding": "blocked (padding)",
     "future and padding": "blocked (future and padding)",
-}
+})
 
 
 @dataclass(frozen=True)

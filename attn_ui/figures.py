@@ -23,14 +23,14 @@ from attn_ui.text import plotly_escape
 # below is computed on exactly the colours the browser paints.
 VIRIDIS = ("#440154", "#48186a", "#472d7b", "#424086", "#3b528b", "#33638d", "#2c728e", "#26828e", "#21918c",
            "#1fa088", "#28ae80", "#3fbc73", "#5ec962", "#84d44b", "#addc30", "#d8e219", "#fde725")
-WEIGHT_SCALE = [[min(index * 16 / 255, 1.0), colour] for index, colour in enumerate(VIRIDIS)]
+WEIGHT_SCALE = tuple((min(index * 16 / 255, 1.0), colour) for index, colour in enumerate(VIRIDIS))
 GREY_FUTURE = "#d9d9d9"  # light grey: blocked because the key lies in the future
 GREY_PADDING = "#a6a6a6"  # darker grey: blocked because the key is a PAD token
 GREY_TEXT = "#1a1a1a"  # text on both greys (contrast > 7:1)
 SELECT_COLOUR = "#ff6a13"  # outline of the selected row; orange is not in viridis
 TEXT_ON_LIGHT = "#000000"  # numbers on light cells; black, not Plotly's #444, keeps every cell >= 4.5:1
 TEXT_ON_DARK = "#ffffff"  # numbers on dark cells
-CLEAR = [[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]]  # a heatmap layer that only carries text
+CLEAR = ((0, "rgba(0,0,0,0)"), (1, "rgba(0,0,0,0)"))  # a heatmap layer that only carries text
 DROP_MARK = "drop"
 
 
@@ -68,12 +68,12 @@ def contrast_ratio(first: str, second: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def scale_colour(weight: float, scale: list = WEIGHT_SCALE) -> str:
+def scale_colour(weight: float, scale: tuple = WEIGHT_SCALE) -> str:
     """The colour a heatmap with zmin=0, zmax=1 paints for this weight (Plotly interpolates in RGB)."""
-    return pc.sample_colorscale(scale, [min(max(weight, 0.0), 1.0)])[0]
+    return pc.sample_colorscale([list(stop) for stop in scale], [min(max(weight, 0.0), 1.0)])[0]
 
 
-def _black_text_from(scale: list = WEIGHT_SCALE, steps: int = 1000) -> float:
+def _black_text_from(scale: tuple = WEIGHT_SCALE, steps: int = 1000) -> float:
     """The smallest weight whose cell colour gives black text more contrast than white (viridis gets lighter)."""
     for step in range(steps + 1):
         colour = scale_colour(step / steps, scale)

@@ -105,6 +105,10 @@ def go_to(page, server, path: str) -> None:
 
 _RUN_AXE = """
 async ([tags, disabled]) => {
+  // Let fades finish first (a focused slider fades its min/max labels in over 0.5 s); endless spinners excepted.
+  const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+  await Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => null))),
+                      new Promise((done) => setTimeout(done, 3000))]);
   const rules = Object.fromEntries(disabled.map((id) => [id, {enabled: false}]));
   const result = await axe.run(document, {runOnly: {type: "tag", values: tags}, rules, resultTypes: ["violations"]});
   return result.violations.map((v) => ({
@@ -113,6 +117,21 @@ async ([tags, disabled]) => {
                                 summary: (n.failureSummary || "").slice(0, 240)})),
   }));
 }
+"""
+
+
+# Icons never stand alone: each Material icon of our content sits in a control or box that also shows words.
+# (Streamlit's own header buttons, such as "Collapse sidebar", are icons with an aria-label: not ours to change.)
+_LONE_ICONS = """
+() => [...document.querySelectorAll(
+    ':is([data-testid="stMain"], [data-testid="stSidebarUserContent"]) [data-testid="stIconMaterial"]')
+].filter((icon) => {
+  if (!icon.getClientRects().length) return false;  // not shown
+  const holder = icon.closest('button, a, summary, label, [role="alert"], [data-testid="stAlert"], li') ||
+                 icon.parentElement.parentElement;
+  const words = holder.innerText.replace(icon.innerText, "").replace(/\\s+/g, "");
+  return words.length === 0;
+}).map((icon) => icon.innerText + " in " + icon.parentElement.parentElement.outerHTML.slice(0, 120))
 """
 
 
@@ -127,6 +146,10 @@ class Audit:
         if not self.page.evaluate("typeof window.axe !== 'undefined'"):
             self.page.add_script_tag(path=str(axe_path()))
         self.found[state] = self.page.evaluate(_RUN_AXE, [WCAG_TAGS, sorted(EXCLUDED_RULES)])
+        lone = self.page.evaluate(_LONE_ICONS)
+        if lone:
+            self.found[state].append({"id": "icon-without-text", "impact": "ours", "help": "an icon shows no words",
+                                      "nodes": [{"target": text, "html": "", "summary": ""} for text in lone]})
 
     def assert_clean(self) -> None:
         assert self.found, "no state was checked"
@@ -154,6 +177,11 @@ def test_lab_states_have_no_axe_violations(browser, server, scheme):
     try:
         assert open_expanders(page) >= 2, "the Lab should have the 'More' expander and the map's table"
         assert page.locator('[data-testid="stTable"] table').count() >= 1, "the map's table is missing"
+        summary = compute(Settings()).labels[0] + " looks most at"
+        chart = page.get_by_role("figure", name=re.compile(r"^Attention weights of head 1 of 1 for 6 words\."))
+        assert chart.count() == 1 and summary in chart.get_attribute("aria-label"), "the map needs its text summary"
+        table = page.get_by_role("table", name="Attention weights of head 1 of 1")
+        assert table.get_by_role("row").count() == 7, "a header row and one row per word"
         audit.check("Lab, default")
 
         harness.toggle(page, "Causal mask").click()

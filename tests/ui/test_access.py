@@ -217,7 +217,7 @@ def test_blocked_greys_stay_apart_from_every_weight_colour(deficiency):
 
 
 def test_the_scale_is_plotly_viridis_and_its_ends_are_the_documented_colours():
-    assert figures.WEIGHT_SCALE[0] == [0, "#440154"] and figures.WEIGHT_SCALE[-1] == [1.0, "#fde725"]
+    assert figures.WEIGHT_SCALE[0] == (0, "#440154") and figures.WEIGHT_SCALE[-1] == (1.0, "#fde725")
     assert figures.scale_colour(0.5) == "rgb(33, 145, 140)"  # #21918c, the middle stop of plotly.js viridis
     luminances = [figures.relative_luminance(figures.scale_colour(w)) for w in np.linspace(0, 1, 101)]
     assert luminances == sorted(luminances), "viridis gets lighter all the way: readable without hue"
