@@ -3,6 +3,7 @@
     python3 bench/load.py                              # N = 1, 10, 50, 150 (about 4 minutes)
     python3 bench/load.py --sessions 150 --window 30
     python3 bench/load.py --server-arg=--server.fileWatcherType=none   # try a server setting
+    python3 bench/load.py --nice -10     # on a shared machine: bench, server and browsers ahead of other work
 
 How the sessions are made (what is real, what is simulated):
 - Light clients speak Streamlit's own protocol, as its frontend does: a WebSocket to `/_stcore/stream`
@@ -27,14 +28,17 @@ Each N gets a fresh server (tests/browser/harness.py's start_server: loopback, t
 Streamlit's file watcher unload and re-import the app's modules mid-run. --tree live uses the working tree.
 Phases: the browser pages load; the light clients open the app over --ramp seconds (server CPU per opened
 session is reported); once every session is open, all click for --warmup seconds unmeasured, then the
-clicks sent during --window seconds are measured. The single-session
-row pauses 0.5 to 1.5 s between clicks to gather samples (nothing competes with it, so the pause does not
-change a click's cost); the others pause uniformly --think seconds (default 3 to 7 s).
-Server CPU per click = utime + stime from /proc/<pid>/stat over the window / clicks in the window (idle
-sessions included). RSS = peak VmRSS from /proc/<pid>/status during the level. "machine busy" = share of
-all cores in use during the window by every process on the machine (this script and its browsers included):
-on a shared machine, read latencies next to it. "bench client CPU" = this script's own CPU in the window
-(light clients + Playwright drivers' Python side) as a share of one core.
+clicks sent during --window seconds are measured. The single-session row pauses 0.5 to 1.5 s between
+clicks to gather samples (nothing competes with it, so the pause does not change a click's cost); the
+others pause uniformly --think seconds (default 3 to 7 s).
+Columns: server CPU per click = utime + stime from /proc/<pid>/stat over the window / clicks in the window
+(idle sessions included). RSS = peak VmRSS from /proc/<pid>/status during the level. "machine busy" = share
+of all cores in use during the window, by every process on the machine. "server waiting for a CPU" = seconds
+per second that the server's threads were ready to run but had no core (/proc/<pid>/task/*/schedstat): well
+above 0.1, the machine, not the app, sets the latency. "bench client / its browsers CPU" = this script's own
+CPU (light clients, Playwright's Python side), then the Playwright drivers and Chromium it started, as shares
+of one core. On a machine shared with other work, --nice -10 (as root) runs this script and everything it
+starts ahead of that work, closer to a machine of our own; the header line says which was used.
 """
 
 from __future__ import annotations
@@ -92,7 +96,9 @@ class Level:
     open_seconds: float = float("nan")  # wall time until every light session had its first run
     cpu_seconds: float = 0.0
     machine_busy: float = float("nan")
-    bench_cpu: float = float("nan")  # this script's own CPU (light clients, Playwright) as a share of one core
+    server_wait: float = float("nan")  # seconds the server's threads sat runnable but without a CPU, per second
+    bench_cpu: float = float("nan")  # this script's own CPU, in cores
+    browsers_cpu: float = float("nan")  # Playwright drivers + Chromium started by this script, in cores
     rss_peak_mb: float = 0.0
     wall_seconds: float = 0.0
 
@@ -120,6 +126,34 @@ def machine_ticks() -> tuple[int, int]:
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = values[3] + values[4]  # idle + iowait
     return sum(values) - idle, sum(values)
+
+
+def runqueue_wait_seconds(pid: int) -> float:
+    """Seconds all threads of pid have spent runnable but waiting for a CPU (/proc/<pid>/task/*/schedstat)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
+
+
+def descendants_cpu_seconds(root: int, exclude: int) -> dict[int, float]:
+    """CPU seconds of every live descendant process of root, except the subtree of exclude."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+    found: dict[int, float] = {}
+    for pid in parents:
+        node = pid
+        while node in parents and node not in (root, exclude, 0, 1):
+            node = parents[node]
+        if node == root and pid != root:
+            with contextlib.suppress(OSError, ValueError):
+                found[pid] = harness.process_cpu_seconds(pid)
+    return found
 
 
 def rss_mb(pid: int) -> float:
@@ -377,8 +411,14 @@ async def drive(clients: list[LightClient], pages: list[BrowserSession], server,
         page.go.set()
     await asyncio.sleep(max(0.0, level.window_start - time.perf_counter()))
     cpu_start, ticks_start, own_start = server.cpu_seconds(), machine_ticks(), harness.process_cpu_seconds(os.getpid())
+    wait_start = runqueue_wait_seconds(server.pid)
+    browsers_start = descendants_cpu_seconds(os.getpid(), server.pid)
     await asyncio.sleep(max(0.0, level.window_end - time.perf_counter()))
     level.cpu_seconds = server.cpu_seconds() - cpu_start
+    level.server_wait = (runqueue_wait_seconds(server.pid) - wait_start) / args.window
+    browsers_end = descendants_cpu_seconds(os.getpid(), server.pid)
+    spent = sum(browsers_end[p] - browsers_start[p] for p in browsers_end if p in browsers_start)
+    level.browsers_cpu = spent / args.window
     level.bench_cpu = (harness.process_cpu_seconds(os.getpid()) - own_start) / args.window
     busy, total = (end - start for end, start in zip(machine_ticks(), ticks_start, strict=True))
     level.machine_busy = busy / total if total else float("nan")
@@ -407,8 +447,8 @@ def table(levels: list[Level], args) -> str:
     rows = [
         "| sessions (browsers) | clicks measured | clicks/s | click → new data, median ms | p95 ms "
         "| in Chromium, median / p95 ms | server CPU per click ms | server CPU per opened session ms "
-        "| server RSS peak MB | errors | machine busy | bench client CPU |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| server RSS peak MB | errors | machine busy | server waiting for a CPU | bench client / its browsers CPU |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for lv in levels:
         browser = f"{fmt(median(lv.browser_ms))} / {fmt(percentile(lv.browser_ms, 95))}" if lv.browser_ms else "–"
@@ -416,7 +456,8 @@ def table(levels: list[Level], args) -> str:
             f"| {lv.sessions} ({lv.browsers}) | {lv.clicks} | {lv.clicks / args.window:.1f} "
             f"| {fmt(median(lv.light_ms))} | {fmt(percentile(lv.light_ms, 95))} | {browser} "
             f"| {fmt(lv.cpu_ms_per_click)} | {fmt(lv.open_cpu_ms)} | {fmt(lv.rss_peak_mb)} | {len(lv.errors)} "
-            f"| {fmt(lv.machine_busy * 100)} % | {fmt(lv.bench_cpu * 100)} % |"
+            f"| {fmt(lv.machine_busy * 100)} % | {lv.server_wait:.2f} s/s "
+            f"| {fmt(lv.bench_cpu * 100)} % / {fmt(lv.browsers_cpu * 100)} % |"
         )
     return "\n".join(rows)
 
@@ -451,6 +492,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--open-timeout", type=float, default=90.0, help="seconds opening a session may take")
     parser.add_argument("--server-arg", action="append", default=[], help="extra `streamlit run` flag (repeatable)")
     parser.add_argument("--tree", choices=("head", "live"), default="head", help="run the last commit or the work tree")
+    parser.add_argument("--nice", type=int, default=0, help="niceness for this script and all it starts (root: < 0)")
     args = parser.parse_args(argv)
     args.levels = [int(n) for n in args.sessions.split(",")]
     if any(not 1 <= n <= 400 for n in args.levels) or args.window <= 0 or args.browsers < 0:
@@ -462,13 +504,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.browsers and harness.chromium_executable() is None:
         raise SystemExit(f"no Chromium at {harness.CHROMIUM}; use --browsers 0 or apt-get install -y chromium")
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by the server, Playwright and Chromium
     flags = " ".join(args.server_arg) or "none"
     pause = f"{args.think[0]:g}-{args.think[1]:g} s"
     commit = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()  # fmt: skip
     tree = f"commit {commit}" if args.tree == "head" else "working tree"
     print(f"bench/load.py: {tree}; levels {args.levels}; window {args.window:g} s; pause {pause}; "
-          f"extra server flags: {flags}; {os.cpu_count()} CPUs", flush=True)  # fmt: skip
+          f"extra server flags: {flags}; niceness {os.getpriority(os.PRIO_PROCESS, 0)}; {os.cpu_count()} CPUs; "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
     levels = []
     with app_tree(args.tree) as args.tree_path:
         for sessions in args.levels:
