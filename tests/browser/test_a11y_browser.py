@@ -45,6 +45,11 @@ def axe_path() -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def axe() -> Path:
+    return axe_path()
+
+
 def page_paths() -> dict[str, str]:
     """{file name: URL path} of every page in pages/, as Streamlit's automatic multipage serves them."""
     return {file.name: "/" + re.sub(r"^\d+_", "", file.stem) for file in sorted(PAGES_DIR.glob("*.py"))}
@@ -96,6 +101,9 @@ def go_to(page, server, path: str) -> None:
     links = page.locator('[data-testid="stSidebar"] a[href]')
     hrefs = links.evaluate_all("(as) => as.map((a) => new URL(a.href).pathname)")
     if path in hrefs:
+        expand = page.locator('[data-testid="stExpandSidebarButton"]')
+        if expand.count() and expand.is_visible():  # a narrow window starts with the sidebar closed
+            expand.click()
         links.nth(hrefs.index(path)).click()
     else:
         page.goto(server.url.rstrip("/") + path, timeout=SLOW_MS)
@@ -169,9 +177,8 @@ class Audit:
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_lab_states_have_no_axe_violations(browser, server, scheme):
+def test_lab_states_have_no_axe_violations(axe, browser, server, scheme):
     """Default, mask on, padding tapped, dropout with four heads, a row picked: each checked with axe."""
-    axe_path()
     context, page, errors = open_themed(browser, server, scheme=scheme)
     audit = Audit(page, errors)
     try:
@@ -218,8 +225,7 @@ def test_lab_states_have_no_axe_violations(browser, server, scheme):
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_projector_mode_has_no_axe_violations(browser, server, scheme):
-    axe_path()
+def test_projector_mode_has_no_axe_violations(axe, browser, server, scheme):
     context, page, errors = open_themed(browser, server, query="causal=1&pad=5&mode=projector", scheme=scheme)
     audit = Audit(page, errors)
     try:
@@ -230,9 +236,8 @@ def test_projector_mode_has_no_axe_violations(browser, server, scheme):
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_every_page_has_no_axe_violations(browser, server, scheme):
+def test_every_page_has_no_axe_violations(axe, browser, server, scheme):
     """Every file in pages/, reached from the Lab; Check yourself also after two answers."""
-    axe_path()
     context, page, errors = open_themed(browser, server, scheme=scheme)
     audit = Audit(page, errors)
     try:
@@ -274,6 +279,23 @@ _MEASURE = """
           mainScroll: main.scrollWidth, mainClient: main.clientWidth, cut};
 }
 """
+
+
+def test_every_page_at_200_percent_zoom_fits_the_window(browser, server):
+    """Each page at 683x384 (1366x768 at 200%): no sideways scrolling, no label or button text cut off."""
+    context, page, errors = open_themed(browser, server, width=683, height=384)
+    problems = {}
+    try:
+        for file, path in page_paths().items():
+            go_to(page, server, path)
+            measured = page.evaluate(_MEASURE)
+            wide = measured["docScroll"] > measured["docClient"] or measured["mainScroll"] > measured["mainClient"]
+            if wide or measured["cut"]:
+                problems[file] = measured
+        assert problems == {}, f"pages that do not fit at 200% zoom: {problems}"
+        assert errors == []
+    finally:
+        context.close()
 
 
 def test_lab_at_200_percent_zoom_keeps_every_control_and_the_map(browser, server):
