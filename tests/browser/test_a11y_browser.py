@@ -229,6 +229,9 @@ def test_projector_mode_has_no_axe_violations(axe, browser, server, scheme):
     context, page, errors = open_themed(browser, server, query="causal=1&pad=5&mode=projector", scheme=scheme)
     audit = Audit(page, errors)
     try:
+        projector = harness.switch(page, "Projector mode")
+        assert projector.count() == 1 and projector.is_checked(), "?mode=projector should switch projector mode on"
+        assert not page.locator('[data-testid="stSidebar"]').is_visible(), "projector mode hides the sidebar"
         audit.check("Lab, projector mode")
         audit.assert_clean()
     finally:
