@@ -14,10 +14,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,27 @@ def test_the_venv_holds_requirements_txt_and_nothing_from_the_dev_tools(venv_pyt
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def in_own_thread(function: Callable[[], None]) -> None:
+    """Run `function` in a new thread and re-raise what it raised there.
+
+    Playwright's sync API runs one instance per thread, and under xdist the browser tests' session-wide
+    browser may already hold this worker's main thread.
+    """
+    raised: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            function()
+        except BaseException as error:  # noqa: BLE001  assertion errors, skips and fails alike
+            raised.append(error)
+
+    thread = threading.Thread(target=target, name="fresh-venv-browser")
+    thread.start()
+    thread.join()
+    if raised:
+        raise raised[0]
+
+
 def test_the_app_from_the_fresh_venv_loads_in_chromium_and_writes_nothing(cloud_server, clean_copy: Path):
     try:
         from playwright.sync_api import sync_playwright
@@ -128,23 +150,27 @@ def test_the_app_from_the_fresh_venv_loads_in_chromium_and_writes_nothing(cloud_
     if harness.chromium_executable() is None:
         unavailable(f"no Chromium at {harness.CHROMIUM}")
     before = snapshot(clean_copy)
-    with sync_playwright() as playwright:
-        browser = harness.launch_browser(playwright)
-        try:
-            page = harness.new_context(browser).new_page()
-            errors = harness.collect_page_errors(page)
-            harness.open_app(page, cloud_server, timeout_ms=WAIT_MS)
-            harness.assert_no_exception(page)
-            assert harness.metrics(page)["Masked cells"] == "0"
-            assert len(harness.plotly_data(page)[0]["z"]) == 6
 
-            page.goto(cloud_server.url + "Lecture_scenes?scene=2", timeout=WAIT_MS)  # a slide's deep link
-            harness.wait_for_app(page, timeout_ms=WAIT_MS, initial_wait_ms=0)
-            harness.assert_no_exception(page)
-            assert harness.metrics(page)["Masked cells"] == "15"
-            assert errors == []
-        finally:
-            browser.close()
+    def load_two_pages() -> None:
+        with sync_playwright() as playwright:
+            browser = harness.launch_browser(playwright)
+            try:
+                page = harness.new_context(browser).new_page()
+                errors = harness.collect_page_errors(page)
+                harness.open_app(page, cloud_server, timeout_ms=WAIT_MS)
+                harness.assert_no_exception(page)
+                assert harness.metrics(page)["Masked cells"] == "0"
+                assert len(harness.plotly_data(page)[0]["z"]) == 6
+
+                page.goto(cloud_server.url + "Lecture_scenes?scene=2", timeout=WAIT_MS)  # a slide's deep link
+                harness.wait_for_app(page, timeout_ms=WAIT_MS, initial_wait_ms=0)
+                harness.assert_no_exception(page)
+                assert harness.metrics(page)["Masked cells"] == "15"
+                assert errors == []
+            finally:
+                browser.close()
+
+    in_own_thread(load_two_pages)
     assert snapshot(clean_copy) == before  # no cache files, no uploads, no logs next to the app
     log = cloud_server.log_tail(200)
     assert "Traceback" not in log and "Error" not in log, log
