@@ -9,6 +9,7 @@ shows is what `compute` produced. Letters as in `attn_core.maths`:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -244,9 +245,9 @@ def shape_table(result: Result, batch: int, model: ModelSize = GPT2) -> dict[str
 
 # --- memory of the score tensor --------------------------------------------------------------------
 
-BYTES_PER_NUMBER = {"float32": 4, "bf16": 2}
+BYTES_PER_NUMBER = MappingProxyType({"float32": 4, "bf16": 2})
 CONTEXT_LENGTHS = tuple(2**k for k in range(7, 18))  # T from 128 to 131,072
-MARKED_LENGTHS = {1024: "GPT-2", 8192: "8k", 32768: "32k", 131072: "128k"}
+MARKED_LENGTHS = MappingProxyType({1024: "GPT-2", 8192: "8k", 32768: "32k", 131072: "128k"})
 
 
 def score_tensor_bytes(batch: int, heads: int, length: int, bytes_per_number: int) -> int:

@@ -18,8 +18,8 @@ from attn_ui.text import md_escape
 DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision)
 # Explicit scales (Plotly.js names some scales in the opposite order to plotly.py). Both stay light enough for
 # dark text, which Streamlit's dark theme would otherwise turn light.
-VALUE_SCALE = [[0.0, "#d6604d"], [0.5, "#f7f7f7"], [1.0, "#4393c3"]]  # signed values: red below 0, blue above
-SHARE_SCALE = [[0.0, "#f7fbff"], [1.0, "#4292c6"]]  # share of a head: white (none) to blue (all)
+VALUE_SCALE = ((0.0, "#d6604d"), (0.5, "#f7f7f7"), (1.0, "#4393c3"),)  # signed values: red below 0, blue above
+SHARE_SCALE = ((0.0, "#f7fbff"), (1.0, "#4292c6"),)  # share of a head: white (none) to blue (all)
 CELL_TEXT = figures.GREY_TEXT
 BORDER = "#ff6a13"  # head blocks are outlined in the Lab's selection orange
 FLOAT32_COLOUR, BF16_COLOUR = "#3e7cc4", "#35b779"  # a blue and viridis' green: clear on light and dark

@@ -9,6 +9,8 @@ the page tests build them again with validation on.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -18,16 +20,16 @@ from attn_ui.text import plotly_escape
 
 OPEN_CELL = "#f4f7fb"  # a legal cell in a True/False table: near white, so the blocked greys stand out
 OPEN_TEXT = "#3a3a3a"
-CHANGE_SCALE = [[0.0, "#fff4e6"], [1.0, "#d94801"]]  # how far a row moved: pale to strong orange
-VALUE_SCALE = [[0.0, "#2166ac"], [0.5, "#f7f7f7"], [1.0, "#b2182b"]]  # signed numbers: blue, white, red
+CHANGE_SCALE = ((0.0, "#fff4e6"), (1.0, "#d94801"),)  # how far a row moved: pale to strong orange
+VALUE_SCALE = ((0.0, "#2166ac"), (0.5, "#f7f7f7"), (1.0, "#b2182b"),)  # signed numbers: blue, white, red
 LINE_RESCALED = "#1f77b4"
 LINE_UNSCALED = "#d62728"
 FONT = 13
 SETUP_SHORT = ("no mask", "−∞ first", "zero after", "score → 0")  # column heads of the experiment
-ROUTE_SHORT = {"neg_inf": "−∞ first", "zero_after": "zero after", "renormalize": "zero, renorm.",
-               "zero_score": "score → 0"}  # fmt: skip
-MASK_SCALE = [[0.0, OPEN_CELL], [0.33, OPEN_CELL], [0.34, GREY_FUTURE], [0.66, GREY_FUTURE],
-              [0.67, GREY_PADDING], [1.0, GREY_PADDING]]  # fmt: skip
+ROUTE_SHORT = MappingProxyType({"neg_inf": "−∞ first", "zero_after": "zero after", "renormalize": "zero, renorm.",
+               "zero_score": "score → 0"})  # fmt: skip
+MASK_SCALE = ((0.0, OPEN_CELL), (0.33, OPEN_CELL), (0.34, GREY_FUTURE), (0.66, GREY_FUTURE),
+              (0.67, GREY_PADDING), (1.0, GREY_PADDING),)  # fmt: skip
 
 
 # --- small pieces ---------------------------------------------------------------------------------
