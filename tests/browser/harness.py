@@ -266,9 +266,11 @@ _APP_SETTLED = """
   if (app.getAttribute("data-test-script-state") !== "notRunning") return false;
   const busy = '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stSkeleton"]';
   if (document.querySelector(busy)) return false;
+  if (document.fonts && document.fonts.status !== "loaded") return false;  // Plotly redraws once fonts land
   for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
     const plot = chart.querySelector(".js-plotly-plot");
     if (!plot || !plot.data || !plot._fullLayout) return false;
+    if (plot._fontLoadToken) return false;  // drawn while a font was loading: a redraw is still to come
   }
   let last = window.__attnQuiet.last;
   const ws = window.__attnWs;
