@@ -15,13 +15,22 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attn_core.masks_lessons import SAME, DropoutRolls, LaterWordChange, PaddedBatch, RouteRows, RowTimesValues
-from attn_ui.figures import GREY_FUTURE, GREY_PADDING, GREY_TEXT, SELECT_COLOUR, WEIGHT_SCALE, figure_from_spec
+from attn_ui.figures import (
+    GREY_FUTURE,
+    GREY_PADDING,
+    GREY_TEXT,
+    SELECT_COLOUR,
+    TEXT_ON_LIGHT,
+    WEIGHT_SCALE,
+    figure_from_spec,
+)
 from attn_ui.text import plotly_escape
 
 OPEN_CELL = "#f4f7fb"  # a legal cell in a True/False table: near white, so the blocked greys stand out
 OPEN_TEXT = "#3a3a3a"
 CHANGE_SCALE = ((0.0, "#fff4e6"), (1.0, "#d94801"),)  # how far a row moved: pale to strong orange
-VALUE_SCALE = ((0.0, "#2166ac"), (0.5, "#f7f7f7"), (1.0, "#b2182b"),)  # signed numbers: blue, white, red
+# signed numbers: blue, white, red; ends light enough for black numbers on every cell (>= 7:1)
+VALUE_SCALE = ((0.0, "#67a9cf"), (0.5, "#f7f7f7"), (1.0, "#ef8a62"),)
 LINE_RESCALED = "#1f77b4"
 LINE_UNSCALED = "#d62728"
 FONT = 13
@@ -98,6 +107,7 @@ def later_change_table(change: LaterWordChange) -> go.Figure:
     trace = _heatmap(
         np.where(moved > SAME, moved, 0.0), text, "output change", zmin=0, zmax=max(float(moved.max()), 1e-9),
         colorscale=CHANGE_SCALE, customdata=[list(change.setups)] * moved.shape[0],
+        textfont={"size": FONT, "color": TEXT_ON_LIGHT},  # black stays >= 4.8:1 up to the strongest orange
         hovertemplate="%{customdata}<br>row moved by %{z:.3g}<extra></extra>",
     )  # fmt: skip
     xaxis, yaxis = _axes(list(SETUP_SHORT), words)
@@ -136,7 +146,8 @@ def row_times_values(terms: RowTimesValues) -> go.Figure:
     columns = [f"v[{c}]" for c in range(terms.values.shape[1])]
     limit = max(float(np.abs(terms.values).max()), 1e-9)
     stacked = np.vstack([terms.terms, terms.context[None]])  # (T + 1, dh)
-    colours = {"zmin": -limit, "zmax": limit, "colorscale": VALUE_SCALE, "hovertemplate": "%{z:.3f}<extra></extra>"}
+    colours = {"zmin": -limit, "zmax": limit, "colorscale": VALUE_SCALE, "hovertemplate": "%{z:.3f}<extra></extra>",
+               "textfont": {"size": FONT, "color": TEXT_ON_LIGHT}}
     traces = [
         _heatmap(terms.values, _fmt(terms.values), "values", **colours),
         _heatmap(stacked, _fmt(stacked), "terms", xaxis="x2", yaxis="y2", **colours),
