@@ -1,47 +1,27 @@
 """The Lab driven through Streamlit's AppTest: every control, the KPI tiles and the figure's data."""
 
-import base64
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
+from tests.apptest_helpers import array, run_lab, specs
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SENTENCE = ["Your", "journey", "starts", "with", "one", "step"]
-
-
-def run_lab(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def kpis(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-def _array(value) -> np.ndarray:
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        return flat.reshape([int(n) for n in str(value["shape"]).split(",")]) if "shape" in value else flat
-    return np.array([[np.nan if v is None else v for v in row] for row in value], dtype=float)
-
-
 def map_spec(at: AppTest) -> dict:
-    return json.loads(at.get("plotly_chart")[0].proto.spec)
+    return specs(at)[0]
 
 
 def shown_weights(at: AppTest) -> tuple[np.ndarray, np.ndarray]:
     """The weights layer (NaN where grey) and the text written in each cell."""
     trace = map_spec(at)["data"][0]
-    return _array(trace["z"]), np.array(trace["text"], dtype=object)
+    return array(trace["z"]), np.array(trace["text"], dtype=object)
 
 
 def url(at: AppTest) -> dict[str, str]:

@@ -1,8 +1,6 @@
 """Pages 4-6 (many heads, shapes and memory, one row by hand) driven through AppTest: every number shown is
 compared with compute() or with a count made here by hand."""
 
-import base64
-import json
 import math
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -15,6 +13,7 @@ from attn_core import Settings, compute, head_error
 from attn_core import heads_lessons as lessons
 from attn_ui import figures
 from attn_ui import heads_figures as hf
+from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
 
 ROOT = Path(__file__).resolve().parents[2]
 MANY_HEADS = "pages/4_Many_heads.py"
@@ -24,37 +23,12 @@ BY_HAND = "pages/6_One_row_by_hand.py"
 
 def open_page(page: str, lab: Settings | None = None, keep_lab: bool = False) -> AppTest:
     """Start from the Lab (pages link back to it), then switch; `lab` is what the Lab was left at."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30).run()
+    at = AppTest.from_file(APP, default_timeout=30).run()
     if lab is not None:
         at.session_state["lab.settings"] = lab
     elif not keep_lab:
         del at.session_state["lab.settings"]  # a student who never opened the Lab
-    at.switch_page(page).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def array(value) -> np.ndarray:
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        return flat.reshape([int(n) for n in str(value["shape"]).split(",")]) if "shape" in value else flat
-    if value and isinstance(value[0], list):
-        return np.array([[np.nan if v is None else v for v in row] for row in value], dtype=float)
-    return np.array(value, dtype=float)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    return checked(at.switch_page(page).run())
 
 
 def lab_link(at: AppTest) -> dict[str, str]:

@@ -1,8 +1,6 @@
 """Pages 1-3 (peeking and the causal mask, the padding mask, dropout) driven through AppTest: every number on
 screen is compared with attn_core (compute() or masks_lessons)."""
 
-import base64
-import json
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -13,6 +11,7 @@ from attn_core import Settings, compute
 from attn_core import masks_lessons as lessons
 from attn_ui import figures
 from attn_ui import masks_figures as mf
+from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
 
 ROOT = Path(__file__).resolve().parents[2]
 PEEK = "pages/1_Peeking_and_the_causal_mask.py"
@@ -23,32 +22,7 @@ PEEK_SETTINGS = Settings(causal=True, d_model=4)
 
 def open_page(page: str) -> AppTest:
     """Start from the Lab (the pages' Try-it links point at it), then switch to the page."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30).run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def array(value) -> np.ndarray:
-    """A figure array: plotly's base64 form, or nested lists with None for a gap."""
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        return flat.reshape([int(n) for n in str(value["shape"]).split(",")]) if "shape" in value else flat
-    return np.array([[np.nan if v is None else v for v in row] for row in value], dtype=float)
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    return checked(AppTest.from_file(APP, default_timeout=30).run().switch_page(page).run())
 
 
 def text(at: AppTest) -> str:

@@ -19,8 +19,7 @@ from streamlit.testing.v1 import AppTest
 from attn_core import Settings, compute
 from attn_ui import access, figures, look
 from attn_ui.text import md_escape
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.apptest_helpers import run_lab
 
 SETTINGS = [
     Settings(),
@@ -106,15 +105,6 @@ def test_table_frame_escapes_markup_in_words():
 
 
 # --- in the Lab -------------------------------------------------------------------------------------------
-
-
-def run_lab(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 def lab_table(at: AppTest):

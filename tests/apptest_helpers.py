@@ -1,0 +1,49 @@
+"""What every AppTest test needs: open the Lab or a page, rerun, and read figures and tiles back."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+
+
+def checked(at: AppTest) -> AppTest:
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def run_lab(**query: str) -> AppTest:
+    """The Lab opened with these URL keys, after its first run."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return checked(at.run())
+
+
+def rerun(at: AppTest) -> AppTest:
+    return checked(at.run())
+
+
+def specs(at: AppTest) -> list[dict]:
+    """Every Plotly chart on the page, as the JSON the browser receives."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def array(value) -> np.ndarray:
+    """A figure array: Plotly's base64 form, or (nested) lists with None for a gap."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        return flat.reshape([int(n) for n in str(value["shape"]).split(",")]) if "shape" in value else flat
+    if value and isinstance(value[0], list):
+        return np.array([[np.nan if v is None else v for v in row] for row in value], dtype=float)
+    return np.array([np.nan if v is None else v for v in value], dtype=float)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
