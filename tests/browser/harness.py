@@ -146,7 +146,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _healthy(port: int) -> bool:
+def healthy(port: int) -> bool:
+    """Does the Streamlit server on this port answer its health check?"""
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as response:
             return response.read().strip() == b"ok"
@@ -175,7 +176,7 @@ def start_server(
         server = _launch(script_path, cwd, list(extra_args))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if _healthy(server.port):
+            if healthy(server.port):
                 return server
             if not server.alive():
                 break

@@ -16,8 +16,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -78,14 +76,6 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
             for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
-def _healthy(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as response:
-            return response.read().strip() == b"ok"
-    except (OSError, urllib.error.URLError):
-        return False
-
-
 @pytest.fixture(scope="module")
 def cloud_server(venv_python: Path, clean_copy: Path) -> Iterator[harness.Server]:
     """`streamlit run app.py` from the copy's root with the venv's Python, as Community Cloud starts it."""
@@ -102,7 +92,7 @@ def cloud_server(venv_python: Path, clean_copy: Path) -> Iterator[harness.Server
     server = harness.Server(process=process, port=port, script=clean_copy / "app.py", log_path=Path(log_name))
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
-        while not _healthy(port):
+        while not harness.healthy(port):
             assert server.alive(), f"the app exited at start:\n{server.log_tail()}"
             assert time.monotonic() < deadline, f"no health answer after {START_TIMEOUT_S} s:\n{server.log_tail()}"
             time.sleep(0.2)
