@@ -118,7 +118,7 @@ class Level:
 
 
 def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q)) if values else float("nan")
+    return latency.percentile(values, q) if values else float("nan")  # one definition for both benches
 
 
 def machine_ticks() -> tuple[int, int]:

@@ -7,6 +7,7 @@ import harness
 import pytest
 
 from attn_core import Settings, compute
+from attn_ui.figures import contrast_ratio as contrast  # the one WCAG formula of the app
 
 SLOW_MS = 120_000
 MAX_TABS = 90
@@ -33,17 +34,6 @@ _FOCUS = """
           visible: box.width > 0 && box.height > 0, checked: e.getAttribute("aria-checked") || String(e.checked)};
 }
 """
-
-
-def luminance(css: str) -> float:
-    channels = [float(c) / 255 for c in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(first: str, second: str) -> float:
-    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 def open_lab(browser, server, query: str = "", scheme: str = "light"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
@@ -122,27 +123,27 @@ def test_moving_to_a_lesson_page_and_back_keeps_the_state(server, page):
     assert address(page) == {"causal": "1", "heads": "2", "pad": "6"}
 
 
+@contextmanager
+def first_request(browser, path: str):
+    """A fresh server whose very first page request is `path` (as after a Community Cloud wake-up)."""
+    with harness.start_server() as fresh:
+        context = harness.new_context(browser)
+        try:
+            page = context.new_page()
+            page.goto(fresh.url.rstrip("/") + path)
+            settle(page)
+            yield page
+        finally:
+            context.close()
+
+
 def test_a_deep_link_as_the_first_request_to_a_fresh_server_opens_that_page_and_state(browser):
     """Community Cloud starts a fresh server on every wake-up; a lecturer's link is its first request."""
-    with harness.start_server() as fresh:
-        context = harness.new_context(browser)
-        try:
-            page = context.new_page()
-            page.goto(fresh.url.rstrip("/") + "/Many_heads?x=1")
-            settle(page)
-            assert page.locator("h1").first.inner_text().strip() != "Attention Lab"
-        finally:
-            context.close()
-    with harness.start_server() as fresh:
-        context = harness.new_context(browser)
-        try:
-            page = context.new_page()
-            page.goto(fresh.url.rstrip("/") + "/?causal=1&heads=4&view=3&pad=5,6")
-            settle(page)
-            values = harness.metrics(page)
-            assert values["Masked cells"] == "18" and values["d_head"] == "12 / 4 = 3"
-            weights, _ = heatmap(page)
-            np.testing.assert_allclose(np.nan_to_num(weights), compute(
-                Settings(causal=True, heads=4, view=3, padded=(5, 6))).weights[2], atol=5e-7)
-        finally:
-            context.close()
+    with first_request(browser, "/Many_heads?x=1") as page:
+        assert page.locator("h1").first.inner_text().strip() != "Attention Lab"
+    with first_request(browser, "/?causal=1&heads=4&view=3&pad=5,6") as page:
+        values = harness.metrics(page)
+        assert values["Masked cells"] == "18" and values["d_head"] == "12 / 4 = 3"
+        weights, _ = heatmap(page)
+        np.testing.assert_allclose(np.nan_to_num(weights), compute(
+            Settings(causal=True, heads=4, view=3, padded=(5, 6))).weights[2], atol=5e-7)
