@@ -15,6 +15,7 @@ import streamlit as st
 from attn_core import Result
 from attn_ui.text import md_escape
 
+TABLE_KEY = "lab.table"  # whether the table under the map is open, per session
 QUERY_COLUMN = "query word"  # has a space, so it can never equal a word label
 SUM_COLUMN = "row sum"
 BLOCKED_WORDS = MappingProxyType({  # read-only: module globals are shared by every session
@@ -88,9 +89,17 @@ def table_frame(table: WeightTable):
     return pd.DataFrame(data, index=index, columns=[*columns, SUM_COLUMN])
 
 
-def weights_table_expander(result: Result, head: int | None = None, label: str = "The map as a table") -> None:
-    """Under a map: an expander holding the same weights as an accessible HTML table."""
-    table = weight_table(result, head)
-    with st.expander(label, icon=":material/table:"):
-        st.caption(HOW_TO_READ)
-        st.table(table_frame(table), hide_index=False, alt=table_name(result, table.head))
+def weights_table_expander(
+    result: Result, head: int | None = None, label: str = "The map as a table", key: str = TABLE_KEY
+) -> None:
+    """Under a map: an expander holding the same weights as an accessible HTML table.
+
+    The table is built only while the expander is open (opening it reruns the Lab once); it stays open, and
+    follows every change, until it is closed. Closed, it costs a click nothing.
+    """
+    box = st.expander(label, icon=":material/table:", key=key, on_change="rerun")
+    if box.open:
+        table = weight_table(result, head)
+        with box:
+            st.caption(HOW_TO_READ)
+            st.table(table_frame(table), hide_index=False, alt=table_name(result, table.head))

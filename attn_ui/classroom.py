@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from attn_ui.state import lab_query
 
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
+LINK_KEY = "lab.link"  # whether the "Link to this view" popover is open
 CLOUD_FRAME = "/~/+"  # Community Cloud serves the app in a frame at <app>/~/+/; links should skip it
 SPREADSHEET_TRIGGERS = ("=", "+", "-", "@")  # a cell starting with one of these runs as a formula
 
@@ -66,10 +68,10 @@ PROJECTOR_CSS = """
 :is(.st-key-scenes-back, .st-key-scenes-next) button { min-height: 3rem !important; }
 :is(.st-key-scenes-back, .st-key-scenes-next) button p { font-size: 1.3rem !important; }
 /* KPI tiles, large and stacked */
-.st-key-kpis [data-testid="stMetric"] > div { padding: 0.25rem 0.7rem 0.3rem !important; }
-.st-key-kpis [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; font-weight: 600 !important; }
-.st-key-kpis [data-testid="stMetricValue"] { font-size: 2.3rem !important; font-weight: 700 !important; }
-.st-key-kpis [data-testid="stVerticalBlock"] { gap: 0.45rem !important; }
+[class*="st-key-kpis-"] [data-testid="stMetric"] > div { padding: 0.25rem 0.7rem 0.3rem !important; }
+[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; font-weight: 600 !important; }
+[class*="st-key-kpis-"] [data-testid="stMetricValue"] { font-size: 2.3rem !important; font-weight: 700 !important; }
+.st-key-kpis-1 { gap: 0.45rem !important; }
 </style>
 """
 
@@ -207,21 +209,29 @@ def view_url(root: str | None, settings: Settings, **view: str) -> str:
 
 
 def share_row(result: Result, view: Mapping[str, str]) -> None:
-    """Below the map: the CSV download, where the PNG lives, and the link to this view."""
+    """Below the map: the CSV download, where the PNG lives, and the link to this view.
+
+    Both cost a click nothing until they are used: the CSV is written when the button is pressed (deferred
+    data), and the link is worked out only while its popover is open (opening it reruns the Lab once).
+    """
     settings = result.settings
     with st.container(key="lab-share"):
         left, right = st.columns([1, 1.4], gap="small", vertical_alignment="center")
         left.download_button(
-            "Weights as CSV", weights_csv(result), file_name=csv_file_name(settings), mime="text/csv",
-            icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
+            "Weights as CSV", functools.partial(weights_csv, result), file_name=csv_file_name(settings),
+            mime="text/csv", icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
         )
-        with right.popover("Link to this view", icon=":material/link:", width="stretch"):
-            root = lab_root(st.context.url)
-            st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
-            if root:
-                st.caption("Point at the box and press its copy button. The link opens the Lab exactly as it is now.")
-            else:
-                st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")
+        link = right.popover("Link to this view", icon=":material/link:", width="stretch", key=LINK_KEY,
+                             on_change="rerun")
+        if link.open:
+            with link:
+                root = lab_root(st.context.url)
+                st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
+                if root:
+                    st.caption("Point at the box and press its copy button. The link opens the Lab exactly as it "
+                               "is now.")
+                else:
+                    st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")
         st.caption("PNG of the map: the camera button above its top right corner. The picture keeps the theme's "
                    "text colour, so export in the light theme for a white slide.")
 

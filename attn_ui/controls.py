@@ -27,6 +27,7 @@ from attn_ui.state import SETTINGS_KEY, Incoming
 from attn_ui.text import md_escape
 
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
+MORE_KEY = "lab.more"  # whether the "More" expander is open
 
 # widget key -> Settings field
 WIDGET_FIELDS = MappingProxyType({  # read-only: shared by every session
@@ -44,29 +45,43 @@ WIDGET_FIELDS = MappingProxyType({  # read-only: shared by every session
 })
 
 
+ADVANCED_KEYS = frozenset({"lab.sentence", "lab.d", "lab.route", "lab.seed", "lab.rescale"})  # in "More"
+
+
 def widget_values(settings: Settings) -> dict[str, Any]:
     values = {key: getattr(settings, field) for key, field in WIDGET_FIELDS.items()}
     values["lab.pad"] = list(settings.padded)
     return values
 
 
-def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
-    """Seed missing widget values, read them all, and write back a consistent set."""
+def _prepare_state(incoming: Incoming, show_advanced: bool) -> tuple[Settings, list[str]]:
+    """Seed missing widget values, read the widgets drawn in this run, and write back a consistent set.
+
+    The "More" widgets are drawn only while their expander is open. Closed, their values come from the
+    session's Settings, and their keys are dropped: a keyed widget that was not drawn reads back as its
+    first option, and reopening must show the Settings' values, not that.
+    """
     state = st.session_state
+    more_open = show_advanced and bool(state.get(MORE_KEY))
+    drawn = WIDGET_FIELDS.keys() if more_open else WIDGET_FIELDS.keys() - ADVANCED_KEYS
     for key, value in widget_values(incoming.settings).items():
-        if incoming.from_link or key not in state:
+        if key not in drawn:
+            state.pop(key, None)
+        elif incoming.from_link or key not in state:
             state[key] = value
     notes: list[str] = []
     sentence = incoming.settings.sentence
-    try:
-        sentence = " ".join(tokenize(state["lab.sentence"]))
-    except SettingsError as error:
-        notes.append(f"{error} The map keeps the previous sentence.")
-    raw = {field: state[key] for key, field in WIDGET_FIELDS.items() if field != "sentence"}
+    if "lab.sentence" in drawn:
+        try:
+            sentence = " ".join(tokenize(state["lab.sentence"]))
+        except SettingsError as error:
+            notes.append(f"{error} The map keeps the previous sentence.")
+    raw = {field: state[key] if key in drawn else getattr(incoming.settings, field)
+           for key, field in WIDGET_FIELDS.items() if field != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
     settings, fixes = Settings.coerce(sentence=sentence, roll=incoming.settings.roll, **raw)
     for key, value in widget_values(settings).items():
-        if key != "lab.sentence" and state[key] != value:
+        if key in drawn and key != "lab.sentence" and state[key] != value:
             state[key] = value  # allowed: the widget has not been drawn yet in this run
     return settings, notes + fixes
 
@@ -78,7 +93,7 @@ def _reroll() -> None:
 
 def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settings, list[str]]:
     """Draw the controls; return the Settings they describe and any note about values that were fixed."""
-    settings, notes = _prepare_state(incoming)
+    settings, notes = _prepare_state(incoming, show_advanced)
     labels = unique_labels(settings.tokens)
 
     st.toggle("Causal mask", key="lab.causal", help="Block every key that comes after the query word.")
@@ -106,10 +121,20 @@ def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settin
         format_func=lambda pos: md_escape(labels[pos - 1]), wrap=True,
     )
     if show_advanced:
-        with st.expander("More: sentence, d_model, masking route, seed"):
-            st.text_input("Sentence (1 to 16 words)", key="lab.sentence", max_chars=400)
-            st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key="lab.d", required=True)
-            st.selectbox("Masking route", ROUTES, key="lab.route", format_func=ROUTE_NAMES.__getitem__)
-            st.toggle("Rescale dropout survivors by 1 / (1 - p)", key="lab.rescale")
-            st.number_input("Seed of W_q, W_k, W_v, W_o", 0, 999_999, step=1, key="lab.seed")
+        advanced_controls()
     return settings, notes
+
+
+def advanced_controls() -> None:
+    """The "More" expander. Its widgets are drawn only while it is open (opening it reruns the Lab once), so
+    the clicks of everyone who never opens it do not pay for them; closed, their values live on in the
+    session's Settings, from which _prepare_state seeds them again."""
+    more = st.expander("More: sentence, d_model, masking route, seed", key=MORE_KEY, on_change="rerun")
+    if not more.open:
+        return
+    with more:
+        st.text_input("Sentence (1 to 16 words)", key="lab.sentence", max_chars=400)
+        st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key="lab.d", required=True)
+        st.selectbox("Masking route", ROUTES, key="lab.route", format_func=ROUTE_NAMES.__getitem__)
+        st.toggle("Rescale dropout survivors by 1 / (1 - p)", key="lab.rescale")
+        st.number_input("Seed of W_q, W_k, W_v, W_o", 0, 999_999, step=1, key="lab.seed")

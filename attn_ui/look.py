@@ -20,12 +20,14 @@ CSS = """
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
   word-break: normal !important; overflow-wrap: normal !important;
 }
-/* phones: the KPI tiles stay three to a row instead of one */
+/* Metric tiles (panels.metric_tiles): a wrapping row of 2, 3 or 4 to a line; phones keep 3, or 2 of 4 */
+:is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4) > [data-testid="stElementContainer"] { min-width: 0 !important; }
+.st-key-kpis-2 > [data-testid="stElementContainer"] { flex: 1 1 calc(50% - 0.55rem) !important; }
+.st-key-kpis-3 > [data-testid="stElementContainer"] { flex: 1 1 calc(33.3% - 0.7rem) !important; }
+.st-key-kpis-4 > [data-testid="stElementContainer"] { flex: 1 1 calc(25% - 0.8rem) !important; }
 @media (max-width: 640px) {
-  .st-key-kpis [data-testid="stColumn"] {
-    min-width: calc(33% - 0.6rem) !important; flex: 1 1 calc(33% - 0.6rem) !important;
-  }
-  .st-key-kpis [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; gap: 0.4rem !important; }
+  :is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4) { gap: 0.4rem !important; }
+  .st-key-kpis-4 > [data-testid="stElementContainer"] { flex-basis: calc(50% - 0.25rem) !important; }
 }
 
 /* --- accessibility (WCAG 2.1 AA) --- */

@@ -4,7 +4,7 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core import heads_lessons as lessons
-from attn_ui import figures, quiz, state
+from attn_ui import figures, panels, quiz, state
 from attn_ui import heads_figures as hf
 from attn_ui.page import lesson_page, try_it
 
@@ -26,8 +26,7 @@ st.markdown(f"The scores hold one number for every (query, key) pair in every he
 length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, value=lessons.GPT2.context, key="shapes.t",
                           format_func=lambda t: f"{t:,}")
 metrics = hf.memory_metrics(batch, lessons.GPT2.heads, length)
-for cell, (label, value) in zip(st.container(key="kpis").columns(4), metrics.items(), strict=True):
-    cell.metric(label, value, border=True)
+panels.metric_tiles(metrics, columns=4)
 st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=figures.download_config("score-memory"))
 st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: the "
            "square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the bill but "

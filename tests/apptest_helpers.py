@@ -18,16 +18,23 @@ def checked(at: AppTest) -> AppTest:
     return at
 
 
-def run_lab(**query: str) -> AppTest:
-    """The Lab opened with these URL keys, after its first run."""
+def run_lab(context: dict | None = None, **query: str) -> AppTest:
+    """The Lab opened with these URL keys (and st.context values, such as the page's url), after its first run."""
     at = AppTest.from_file(APP, default_timeout=30)
     for key, value in query.items():
         at.query_params[key] = value
+    at.context.update(context or {})
     return checked(at.run())
 
 
 def rerun(at: AppTest) -> AppTest:
     return checked(at.run())
+
+
+def open_section(at: AppTest, key: str) -> AppTest:
+    """Open a lazy expander or popover (one whose content is drawn only while open), as a click would."""
+    at.session_state[key] = True
+    return rerun(at)
 
 
 def specs(at: AppTest) -> list[dict]:

@@ -5,7 +5,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
-from tests.apptest_helpers import array, run_lab, specs
+from attn_ui.controls import MORE_KEY
+from tests.apptest_helpers import array, open_section, run_lab, specs
 
 SENTENCE = ["Your", "journey", "starts", "with", "one", "step"]
 
@@ -22,6 +23,10 @@ def shown_weights(at: AppTest) -> tuple[np.ndarray, np.ndarray]:
     """The weights layer (NaN where grey) and the text written in each cell."""
     trace = map_spec(at)["data"][0]
     return array(trace["z"]), np.array(trace["text"], dtype=object)
+
+
+def open_more(at: AppTest) -> AppTest:
+    return open_section(at, MORE_KEY)
 
 
 def url(at: AppTest) -> dict[str, str]:
@@ -153,7 +158,7 @@ def test_a_bad_link_gives_one_friendly_note_and_a_valid_state(query, needle):
 
 
 def test_a_custom_sentence_with_markup_stays_literal():
-    at = run_lab()
+    at = open_more(run_lab())
     at.text_input(key="lab.sentence").set_value("<b>x</b> **y** $z$").run()
     ticks = map_spec(at)["layout"]["yaxis"]["ticktext"]
     assert ticks == ["&lt;b&gt;x&lt;/b&gt;", "**y**", "$z$"]
@@ -161,7 +166,7 @@ def test_a_custom_sentence_with_markup_stays_literal():
 
 
 def test_an_empty_or_too_long_sentence_is_refused_and_the_map_keeps_the_old_one():
-    at = run_lab()
+    at = open_more(run_lab())
     for text, needle in (("   ", "empty"), ("w " * 17, "17 words"), ("x" * 30, "at most 24")):
         at.text_input(key="lab.sentence").set_value(text).run()
         assert needle in at.info[0].value
@@ -177,7 +182,7 @@ def test_first_word_padded_with_mask_on_warns_about_the_empty_row():
 
 
 def test_route_d_model_seed_controls_change_the_numbers():
-    at = run_lab(causal="1")
+    at = open_more(run_lab(causal="1"))
     at.selectbox(key="lab.route").set_value("zero_after").run()
     assert kpis(at)["Row sums"].startswith("0.") and url(at)["route"] == "zero_after"
     at.segmented_control(key="lab.d").set_value(8).run()
@@ -188,8 +193,21 @@ def test_route_d_model_seed_controls_change_the_numbers():
     assert url(at) == {"causal": "1", "route": "zero_after", "d": "8", "seed": "7"}
 
 
+def test_the_closed_more_expander_draws_nothing_and_keeps_its_values():
+    """Closed, "More" costs a click nothing; its values live on in the Settings and come back when opened."""
+    at = open_more(run_lab())
+    at.selectbox(key="lab.route").set_value("zero_after").run()
+    at.session_state[MORE_KEY] = False
+    at.toggle(key="lab.causal").set_value(True).run()
+    assert len(at.selectbox) == 0 and len(at.text_input) == 0 and len(at.number_input) == 0
+    assert url(at) == {"causal": "1", "route": "zero_after"} and kpis(at)["Row sums"].startswith("0.")
+    open_more(at)
+    assert at.selectbox(key="lab.route").value == "zero_after"
+    assert url(at) == {"causal": "1", "route": "zero_after"}
+
+
 def test_d_model_change_keeps_heads_valid():
-    at = run_lab(heads="3")
+    at = open_more(run_lab(heads="3"))
     at.segmented_control(key="lab.d").set_value(8).run()  # 3 does not divide 8
     assert at.segmented_control(key="lab.heads").value == 2
     assert kpis(at)["d_head"] == "8 / 2 = 4"

@@ -3,34 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
 from attn_ui import classroom, figures
 from attn_ui.explain import kpi_values
 from attn_ui.scenes import SCENES
+from tests.apptest_helpers import APP, open_section, run_lab
+from tests.apptest_helpers import checked as ok
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 SCENES_PAGE = "pages/8_Lecture_scenes.py"
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def run_lab(context: dict | None = None, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.context.update(context or {})
-    return ok(at.run())
 
 
 def url(at: AppTest) -> dict[str, str]:
@@ -97,21 +83,24 @@ def test_a_note_about_a_fixed_link_is_a_toast_in_projector_mode_and_a_box_otherw
 
 
 def test_csv_download_carries_the_weights_and_the_maps_file_name(monkeypatch):
-    saved: list[tuple[bytes, str, str | None]] = []
-    original = MemoryMediaFileStorage.load_and_get_id
+    """The CSV is deferred: registered with the button, written only when the button is pressed."""
+    registered = []
+    original = MediaFileManager.add_deferred
 
-    def spy(self, data, mimetype, kind, filename=None):
-        saved.append((data, mimetype, filename))
-        return original(self, data, mimetype, kind, filename)
+    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        registered.append((data_callable, mimetype, file_name))
+        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
 
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", spy)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
     at = run_lab(causal="1", heads="4", view="2", pad="5,6")
     settings = Settings(causal=True, heads=4, view=2, padded=(5, 6))
     button = at.get("download_button")[0]
     assert button.proto.label == "Weights as CSV" and button.proto.ignore_rerun
-    (data, mimetype, filename), = [item for item in saved if item[1] == "text/csv"]
+    assert button.proto.deferred_file_id
+    (write, mimetype, filename), = registered
+    assert mimetype == "text/csv"
     assert filename == "attention-head2of4_causal_pad5-6.csv" == classroom.csv_file_name(settings)
-    assert data.decode() == classroom.weights_csv(compute(settings))
+    assert write() == classroom.weights_csv(compute(settings))
 
 
 def test_plotly_toolbar_saves_a_png_named_like_the_csv_at_slide_scale():
@@ -122,13 +111,14 @@ def test_plotly_toolbar_saves_a_png_named_like_the_csv_at_slide_scale():
 
 
 def test_link_to_this_view_on_community_cloud_and_without_a_known_address():
-    cloud = run_lab({"url": "https://attention-lab.streamlit.app/~/+/"}, causal="1", row="2")
+    cloud = open_section(run_lab({"url": "https://attention-lab.streamlit.app/~/+/"}, causal="1", row="2"),
+                         classroom.LINK_KEY)
     (link,) = [code.value for code in cloud.code]
     parts = urlsplit(link)
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://attention-lab.streamlit.app/"
     assert parse_qs(parts.query) == {"causal": ["1"], "row": ["2"]}
 
-    local = run_lab(causal="1", mode="projector")
+    local = open_section(run_lab(causal="1", mode="projector"), classroom.LINK_KEY)
     assert [code.value for code in local.code] == ["?causal=1&mode=projector"]
 
 

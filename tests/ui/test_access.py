@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from attn_core import Settings, compute
 from attn_ui import access, figures, look
 from attn_ui.text import md_escape
-from tests.apptest_helpers import run_lab
+from tests.apptest_helpers import open_section, run_lab
 
 SETTINGS = [
     Settings(),
@@ -108,6 +108,7 @@ def test_table_frame_escapes_markup_in_words():
 
 
 def lab_table(at: AppTest):
+    open_section(at, access.TABLE_KEY)  # (again, if open: a plain rerun)
     expanders = [e for e in at.expander if e.label == "The map as a table"]
     assert len(expanders) == 1, [e.label for e in at.expander]
     tables = expanders[0].table
@@ -123,6 +124,13 @@ def test_lab_shows_the_table_of_the_head_in_view_under_the_map():
     assert frame.values[:, :-1].tolist() == [list(cells) for _, cells, _ in expected.rows]
     assert frame.values[:, -1].tolist() == [total for _, _, total in expected.rows]
     assert list(frame.index) == [md_escape(name) for name in expected.columns]  # "starts \\(PAD\\)"
+
+
+def test_the_closed_table_is_not_built():
+    """Closed, the expander holds nothing: a click does not pay for a table nobody is reading."""
+    at = run_lab()
+    (expander,) = [e for e in at.expander if e.label == "The map as a table"]
+    assert len(expander.table) == 0 and len(expander.caption) == 0
 
 
 def test_lab_table_follows_the_causal_switch():
