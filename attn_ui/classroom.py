@@ -26,6 +26,8 @@ from attn_ui.state import lab_query
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
 LINK_KEY = "lab.link"  # whether the "Link to this view" popover is open
+PNG_HINT = ("The map as a picture: the camera button above its top right corner saves a PNG under the same name. "
+            "It keeps the theme's text colour, so export in the light theme for a white slide.")
 CLOUD_FRAME = "/~/+"  # Community Cloud serves the app in a frame at <app>/~/+/; links should skip it
 SPREADSHEET_TRIGGERS = ("=", "+", "-", "@")  # a cell starting with one of these runs as a formula
 
@@ -154,8 +156,8 @@ def lab_layout(projector: bool) -> LabLayout:
         controls, board, tiles = st.columns([1.0, 2.75, 1.15], gap="medium")
         return LabLayout(controls, board.container(), tiles, board.container(key="lab-panel"), True)
     controls, board = st.columns([1.05, 3.05], gap="medium")
-    notes, tiles = board.container(), board.container()
-    return LabLayout(controls, notes, tiles, board.container(key="lab-panel"), False)
+    top = board.container()  # the notes, then the tiles, above the map
+    return LabLayout(controls, top, top, board.container(key="lab-panel"), False)
 
 
 # --- export -----------------------------------------------------------------------------------------------
@@ -215,14 +217,14 @@ def share_row(result: Result, view: Mapping[str, str]) -> None:
     data), and the link is worked out only while its popover is open (opening it reruns the Lab once).
     """
     settings = result.settings
-    with st.container(key="lab-share"):
-        left, right = st.columns([1, 1.4], gap="small", vertical_alignment="center")
-        left.download_button(
+    with st.container(key="lab-share", horizontal=True, gap="small", vertical_alignment="center"):
+        st.download_button(
             "Weights as CSV", functools.partial(weights_csv, result), file_name=csv_file_name(settings),
             mime="text/csv", icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
+            help=PNG_HINT,
         )
-        link = right.popover("Link to this view", icon=":material/link:", width="stretch", key=LINK_KEY,
-                             on_change="rerun")
+        link = st.popover("Link to this view", icon=":material/link:", width="stretch", key=LINK_KEY,
+                          on_change="rerun")
         if link.open:
             with link:
                 root = lab_root(st.context.url)
@@ -232,8 +234,6 @@ def share_row(result: Result, view: Mapping[str, str]) -> None:
                                "is now.")
                 else:
                     st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")
-        st.caption("PNG of the map: the camera button above its top right corner. The picture keeps the theme's "
-                   "text colour, so export in the light theme for a white slide.")
 
 
 # --- lecture scenes ---------------------------------------------------------------------------------------

@@ -242,11 +242,18 @@ class ReadyFigure(BaseFigure):
         layout = spec.get("layout", {})
         default = pio.templates.default  # "streamlit" once Streamlit is imported, as go.Figure would apply
         if "template" not in layout and default:
-            spec = {**spec, "layout": {**layout, "template": pio.templates[default].to_plotly_json()}}
+            spec = {**spec, "layout": {**layout, "template": _template_dict(pio.templates[default])}}
         object.__setattr__(self, "_spec", spec)
 
     def to_dict(self) -> dict:
         return self._spec
+
+
+def _template_dict(template: go.layout.Template) -> dict:
+    """The template as a dict, for reading only: Plotly's own dict when it has one (to_plotly_json deep-copies
+    it, about 1 ms a click). tests/ui/test_figures.py checks the JSON equals what go.Figure writes."""
+    props = getattr(template, "_props", None)
+    return props if isinstance(props, dict) else template.to_plotly_json()
 
 
 def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:

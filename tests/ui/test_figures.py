@@ -1,5 +1,7 @@
 """The attention map's figure: what it shows must match the core, cell by cell."""
 
+import json
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -87,3 +89,17 @@ def test_the_selected_row_gets_an_outline():
     shape = figure.layout.shapes[0]
     assert (shape.y0, shape.y1) == (1.5, 2.5)
     assert figures.attention_map(compute(Settings()), selected_row=None).layout.shapes == ()
+
+
+@pytest.mark.parametrize("settings", SETTINGS[:3], ids=lambda s: str(s.to_query()))
+def test_the_ready_figure_sends_streamlit_the_same_json_as_a_plotly_figure(settings):
+    """ReadyFigure skips go.Figure's parsing and copying; the chart the browser gets must not change."""
+    import plotly.io as pio
+    import plotly.tools
+    import streamlit  # noqa: F401  (sets Plotly's default template to Streamlit's, as in the app)
+
+    spec = figures.attention_map_spec(compute(settings), selected_row=2)
+    as_plotly = plotly.tools.return_figure_from_figure_or_data(go.Figure(spec, _validate=False), True)
+    as_ready = plotly.tools.return_figure_from_figure_or_data(figures.ReadyFigure(spec), True)
+    assert json.loads(pio.to_json(as_ready, validate=False)) == json.loads(pio.to_json(as_plotly, validate=False))
+    assert as_ready["layout"]["template"]  # Streamlit's theme template travels with the chart

@@ -110,3 +110,13 @@ def test_the_one_cache_exists():
     from attn_ui import state
 
     assert hasattr(state.cached_compute, "clear"), "cached_compute must be the st.cache_data wrapper"
+
+
+def test_the_cache_key_of_settings_names_every_field():
+    """cached_compute keys a Settings by its repr: a field that tells two Settings apart (compare=True) but is
+    left out of the repr would make them share a cache entry. (tokens is derived from sentence.)"""
+    from attn_core import Settings
+
+    compared = [f for f in dataclasses.fields(Settings) if f.compare]
+    assert all(f.repr for f in compared)
+    assert all(f"{f.name}=" in repr(Settings()) for f in compared)
