@@ -51,8 +51,7 @@ PROJECTOR_CSS = """
 [data-testid="stLayoutWrapper"]:has(> .st-key-lab-share), .st-key-lab-pad,
 :is(.st-key-lab-panel, .st-key-scene-panel) > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"]),
 :is(.st-key-lab-panel, .st-key-scene-panel) > [data-testid="stElementContainer"]:has([data-testid="stAlert"]),
-[data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] > [data-testid="stColumn"]
-  > * > .st-key-lab-train)
+[data-testid="stLayoutWrapper"]:has(> .st-key-lab-dropout-row), .st-key-lab-dropout-row
   { display: none !important; }
 /* the main controls, large */
 [data-testid="stWidgetLabel"] p, [data-testid="stCheckbox"] label p { font-size: 1.3rem !important; }

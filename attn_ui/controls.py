@@ -108,10 +108,8 @@ def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settin
             "Viewing head", list(range(1, settings.heads + 1)), key="lab.view", required=True, wrap=True
         )
     st.slider("Dropout p", 0.0, MAX_DROPOUT, step=0.05, key="lab.p", format="%.2f")
-    train_col, roll_col = st.columns([3, 2], vertical_alignment="center")
-    with train_col:
+    with st.container(key="lab-dropout-row", horizontal=True, vertical_alignment="center", gap="small"):
         st.toggle("Training", key="lab.train", help="Dropout acts only while training; inference ignores p.")
-    with roll_col:
         st.button("Re-roll", icon=":material/casino:", on_click=_reroll, help="Draw a new dropout pattern.",
                   disabled=not settings.dropout_active, width="stretch")
     if not settings.training and settings.dropout > 0:

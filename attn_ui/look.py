@@ -65,16 +65,8 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 [data-testid="stCheckbox"] .stMarkdownEllipsis, [data-testid="stCheckbox"] .stMarkdownEllipsis * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
 }
-/* ... and Training | Re-roll stack when their column is too narrow for both, so "Re-roll" is never cut to "Re..." */
-[data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] .st-key-lab-train) {
-  container-type: inline-size;
-}
-@container (max-width: 300px) {
-  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-train) { flex-wrap: wrap !important; }
-  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-train) > [data-testid="stColumn"] {
-    min-width: 100% !important; flex: 1 1 100% !important;
-  }
-}
+/* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
+.st-key-lab-dropout-row .stButton { min-width: 7.5rem; }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
   padding-top: 4.2rem !important;

@@ -90,9 +90,7 @@ def open_expanders(page) -> int:
     while closed.count() and opened < 20:
         closed.first.click()
         opened += 1
-        page.wait_for_timeout(100)
-    if opened:
-        settle(page)
+        settle(page)  # one at a time: a lazy expander reruns the page to draw what it holds
     return opened
 
 
