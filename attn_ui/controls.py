@@ -102,7 +102,7 @@ def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settin
         "Heads", head_options, key="lab.heads", required=True, wrap=True,
         help=f"d_head = d_model / heads = {settings.d_model} / {settings.heads} = {settings.d_head}",
     )
-    st.caption(f"d_head = {settings.d_model} / {settings.heads} = **{settings.d_head}** numbers per head")
+    st.caption(f"d_head = {settings.d_model} / {settings.heads} = **{settings.d_head}** per head")
     if settings.heads > 1:
         st.segmented_control(
             "Viewing head", list(range(1, settings.heads + 1)), key="lab.view", required=True, wrap=True
