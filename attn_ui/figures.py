@@ -130,15 +130,9 @@ def hover_lines(result: Result, head: int, status: np.ndarray) -> list[list[str]
     return rows
 
 
-def attention_map(
-    result: Result,
-    head: int | None = None,
-    selected_row: int | None = None,
-    style: MapStyle = LAB,
-    title: str | None = None,
-) -> go.Figure:
-    """The weight table of one head (0-based; default: the head in view), blocked cells grey."""
-    return figure_from_spec(attention_map_spec(result, head, selected_row, style, title))
+def attention_map(result: Result, **options) -> go.Figure:
+    """attention_map_spec(result, **options) as a go.Figure: the map of one head, blocked cells grey."""
+    return figure_from_spec(attention_map_spec(result, **options))
 
 
 def attention_map_spec(
@@ -148,7 +142,8 @@ def attention_map_spec(
     style: MapStyle = LAB,
     title: str | None = None,
 ) -> dict:
-    """attention_map as the plain figure dict (hand it to st.plotly_chart as ReadyFigure(spec))."""
+    """The weight table of one head (0-based; default: the head in view), blocked cells grey, as the plain
+    figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it)."""
     head = result.view_index if head is None else head
     length = len(result.tokens)
     weights = result.weights[head]  # (T, T)
