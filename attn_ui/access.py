@@ -13,6 +13,7 @@ from types import MappingProxyType
 import streamlit as st
 
 from attn_core import Result
+from attn_ui.explain import row_sentence
 from attn_ui.text import md_escape
 
 TABLE_KEY = "lab.table"  # whether the table under the map is open, per session
@@ -103,3 +104,10 @@ def weights_table_expander(
         with box:
             st.caption(HOW_TO_READ)
             st.table(table_frame(table), hide_index=False, alt=table_name(result, table.head))
+            if table.head == result.view_index:  # what a click on each row of the map says, without a pointer
+                st.markdown(every_row_in_words(result))
+
+
+def every_row_in_words(result: Result) -> str:
+    """A Markdown list: for every query row of the head in view, the line a click on that row shows."""
+    return "\n".join(f"- {row_sentence(result, row)}" for row in range(len(result.labels)))

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
 from attn_ui import access, figures, look
+from attn_ui.explain import row_sentence
 from attn_ui.text import md_escape
 from tests.apptest_helpers import open_section, run_lab
 
@@ -124,6 +125,17 @@ def test_lab_shows_the_table_of_the_head_in_view_under_the_map():
     assert frame.values[:, :-1].tolist() == [list(cells) for _, cells, _ in expected.rows]
     assert frame.values[:, -1].tolist() == [total for _, _, total in expected.rows]
     assert list(frame.index) == [md_escape(name) for name in expected.columns]  # "starts \\(PAD\\)"
+
+
+def test_the_open_table_also_explains_every_row_in_words():
+    """Keyboard and screen-reader users get each row's sentence without clicking the map."""
+    at = run_lab(causal="1", pad="6")
+    lab_table(at)
+    result = compute(Settings(causal=True, padded=(6,)))
+    (expander,) = [e for e in at.expander if e.label == "The map as a table"]
+    lines = expander.markdown[0].value.splitlines()
+    assert lines == [f"- {row_sentence(result, row)}" for row in range(6)]
+    assert lines[0].startswith("- **Your** (query 1) looks most at **Your** 1.00")
 
 
 def test_the_closed_table_is_not_built():
