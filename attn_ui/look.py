@@ -65,9 +65,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 [data-testid="stCheckbox"] .stMarkdownEllipsis, [data-testid="stCheckbox"] .stMarkdownEllipsis * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
 }
-/* The Lab's head counts (1, 2, 3, 4, 6, 12) fit one row of the controls column at 1280 px */
-:is(.st-key-lab-heads, .st-key-lab-view) button { min-width: 1.85rem !important; padding-left: 0.4rem !important;
-  padding-right: 0.4rem !important; }
+/* The Lab's head counts (1, 2, 3, 4, 6, 12) fit one row of the controls column at 1280 px; phones keep big buttons */
+@media (min-width: 641px) {
+  :is(.st-key-lab-heads, .st-key-lab-view) button { min-width: 1.85rem !important; padding-left: 0.4rem !important;
+    padding-right: 0.4rem !important; }
+}
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
 .st-key-lab-dropout-row .stButton { min-width: 7.5rem; }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
