@@ -54,7 +54,7 @@ def widget_values(settings: Settings) -> dict[str, Any]:
     return values
 
 
-def _prepare_state(incoming: Incoming, show_advanced: bool) -> tuple[Settings, list[str]]:
+def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
     """Seed missing widget values, read the widgets drawn in this run, and write back a consistent set.
 
     The "More" widgets are drawn only while their expander is open. Closed, their values come from the
@@ -62,8 +62,7 @@ def _prepare_state(incoming: Incoming, show_advanced: bool) -> tuple[Settings, l
     first option, and reopening must show the Settings' values, not that.
     """
     state = st.session_state
-    more_open = show_advanced and bool(state.get(MORE_KEY))
-    drawn = WIDGET_FIELDS.keys() if more_open else WIDGET_FIELDS.keys() - ADVANCED_KEYS
+    drawn = WIDGET_FIELDS.keys() if state.get(MORE_KEY) else WIDGET_FIELDS.keys() - ADVANCED_KEYS
     for key, value in widget_values(incoming.settings).items():
         if key not in drawn:
             state.pop(key, None)
@@ -91,9 +90,9 @@ def _reroll() -> None:
     st.session_state[SETTINGS_KEY] = settings.replace(roll=(settings.roll + 1) % 1_000_000)
 
 
-def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settings, list[str]]:
+def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
     """Draw the controls; return the Settings they describe and any note about values that were fixed."""
-    settings, notes = _prepare_state(incoming, show_advanced)
+    settings, notes = _prepare_state(incoming)
     labels = unique_labels(settings.tokens)
 
     st.toggle("Causal mask", key="lab.causal", help="Block every key that comes after the query word.")
@@ -118,8 +117,7 @@ def lab_controls(incoming: Incoming, show_advanced: bool = True) -> tuple[Settin
         "Tap a word to make it PAD", list(range(1, len(labels) + 1)), selection_mode="multi", key="lab.pad",
         format_func=lambda pos: md_escape(labels[pos - 1]), wrap=True,
     )
-    if show_advanced:
-        advanced_controls()
+    advanced_controls()
     return settings, notes
 
 

@@ -1,6 +1,6 @@
 """Plotly figure builders: a Result in, a Figure out. They draw; they never compute attention or call st.*.
 
-The attention map is four layers on one pair of axes:
+The attention map is these layers on one pair of axes, and an outline:
 1. the weights of legal cells (viridis, fixed to 0..1; the trace's `text` holds the number of every cell),
 2. blocked cells in grey, with a word in the cell saying why (future, PAD),
 3. a transparent scatter over the cell centres that carries the hover text and makes cells clickable,

@@ -15,6 +15,7 @@ the failure lists the violations of all of them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -76,6 +77,18 @@ def open_themed(browser, server, path: str = "/", query: str = "", scheme: str =
     page.goto(server.url.rstrip("/") + path + (f"?{query}" if query else ""), timeout=SLOW_MS)
     settle(page)
     return context, page, errors
+
+
+@contextlib.contextmanager
+def audited(browser, server, **options):
+    """A page opened as open_themed does and its Audit; on leaving, every check must have been clean."""
+    context, page, errors = open_themed(browser, server, **options)
+    audit = Audit(page, errors)
+    try:
+        yield page, audit
+        audit.assert_clean()
+    finally:
+        context.close()
 
 
 def settle(page) -> None:
@@ -177,9 +190,7 @@ class Audit:
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_lab_states_have_no_axe_violations(axe, browser, server, scheme):
     """Default, mask on, padding tapped, dropout with four heads, a row picked: each checked with axe."""
-    context, page, errors = open_themed(browser, server, scheme=scheme)
-    audit = Audit(page, errors)
-    try:
+    with audited(browser, server, scheme=scheme) as (page, audit):
         assert open_expanders(page) >= 2, "the Lab should have the 'More' expander and the map's table"
         assert page.locator('[data-testid="stTable"] table').count() >= 1, "the map's table is missing"
         summary = compute(Settings()).labels[0] + " looks most at"
@@ -217,31 +228,21 @@ def test_lab_states_have_no_axe_violations(axe, browser, server, scheme):
         page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6)  # a cell near the middle
         settle(page)
         audit.check("Lab, a row picked on the map")
-        audit.assert_clean()
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_projector_mode_has_no_axe_violations(axe, browser, server, scheme):
-    context, page, errors = open_themed(browser, server, query="causal=1&pad=5&mode=projector", scheme=scheme)
-    audit = Audit(page, errors)
-    try:
+    with audited(browser, server, query="causal=1&pad=5&mode=projector", scheme=scheme) as (page, audit):
         projector = harness.switch(page, "Projector mode")
         assert projector.count() == 1 and projector.is_checked(), "?mode=projector should switch projector mode on"
         assert not page.locator('[data-testid="stSidebar"]').is_visible(), "projector mode hides the sidebar"
         audit.check("Lab, projector mode")
-        audit.assert_clean()
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_every_page_has_no_axe_violations(axe, browser, server, scheme):
     """Every file in pages/, reached from the Lab; Check yourself also after two answers."""
-    context, page, errors = open_themed(browser, server, scheme=scheme)
-    audit = Audit(page, errors)
-    try:
+    with audited(browser, server, scheme=scheme) as (page, audit):
         for file, path in page_paths().items():
             go_to(page, server, path)
             assert page.locator("h1").count() >= 1, f"{file} drew no heading"
@@ -250,9 +251,6 @@ def test_every_page_has_no_axe_violations(axe, browser, server, scheme):
             if file == "7_Check_yourself.py":
                 answer_two_questions(page)
                 audit.check(f"{path} answered")
-        audit.assert_clean()
-    finally:
-        context.close()
 
 
 def answer_two_questions(page) -> None:
