@@ -1,16 +1,22 @@
 """Plotly figure builders: a Result in, a Figure out. They draw; they never compute attention or call st.*.
 
-The attention map is these layers on one pair of axes, and an outline:
-1. the weights of legal cells (viridis, fixed to 0..1; the trace's `text` holds the number of every cell),
-2. blocked cells in grey, with a word in the cell saying why (future, PAD),
-3. a transparent scatter over the cell centres that carries the hover text and makes cells clickable,
-4. the numbers drawn on the cells, black on light cells and white on dark ones (two transparent layers),
-5. an outline around the selected query row.
+The attention map is three layers on one pair of axes, and an outline:
+1. the weights of legal cells (viridis, fixed to 0..1),
+2. blocked cells in grey: light for a future key, darker for a PAD key,
+3. a scatter over the cell centres: it draws each cell's label (the weight, "drop", "future" or "PAD", each in
+   its own colour), carries the hover text and makes cells clickable,
+4. an outline around the selected query row.
+Few layers and margins worked out from the labels keep a click's redraw in the browser short (Plotly draws
+every layer, and draws the whole chart again when it has to grow its margins).
 """
 
 from __future__ import annotations
 
+import html
+import math
+import re
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 import plotly.colors as pc
@@ -32,8 +38,28 @@ GREY_TEXT = "#1a1a1a"  # text on both greys (contrast > 7:1)
 SELECT_COLOUR = "#ff6a13"  # outline of the selected row; orange is not in viridis
 TEXT_ON_LIGHT = "#000000"  # numbers on light cells; black, not Plotly's #444, keeps every cell >= 4.5:1
 TEXT_ON_DARK = "#ffffff"  # numbers on dark cells
-CLEAR = ((0, "rgba(0,0,0,0)"), (1, "rgba(0,0,0,0)"))  # a heatmap layer that only carries text
+GREY_SCALE = ((0, GREY_FUTURE), (0.5, GREY_FUTURE), (0.5, GREY_PADDING), (1, GREY_PADDING))  # z 0 future, 1 PAD
 DROP_MARK = "drop"
+_LABEL = re.compile(r'<span style="color:(#[0-9a-f]{6})">(.*)</span>', re.DOTALL)  # see _coloured
+
+# Advance widths (em) of Source Sans, the font Streamlit's theme gives Plotly charts, measured in Chromium (canvas
+# measureText at 100 px). Any other character counts as a full em, wider than any in the table.
+SOURCE_SANS_EM = MappingProxyType(dict(zip(
+    '0123456789 !"#$%&\'()*+,-./:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~·',
+    (
+        0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.2, 0.289, 0.426, 0.497,
+        0.497, 0.824, 0.609, 0.249, 0.303, 0.303, 0.418, 0.497, 0.249, 0.311, 0.249, 0.35, 0.249, 0.249,
+        0.497, 0.497, 0.497, 0.425, 0.847, 0.543, 0.588, 0.571, 0.615, 0.527, 0.494, 0.617, 0.652, 0.263,
+        0.479, 0.579, 0.486, 0.727, 0.647, 0.664, 0.566, 0.664, 0.569, 0.534, 0.536, 0.645, 0.515, 0.786,
+        0.513, 0.476, 0.539, 0.303, 0.35, 0.303, 0.497, 0.5, 0.542, 0.504, 0.553, 0.456, 0.555, 0.496,
+        0.292, 0.504, 0.544, 0.246, 0.247, 0.495, 0.255, 0.829, 0.547, 0.542, 0.555, 0.555, 0.347, 0.419,
+        0.338, 0.544, 0.467, 0.719, 0.446, 0.467, 0.425, 0.303, 0.241, 0.303, 0.497, 0.249,
+    ),
+    strict=True,
+)))
+LINE_SPACING = 1.3  # Plotly's: each further line of a label adds 1.3 em
+FIRST_LINE = 4 / 3  # the first line of an SVG label is about 1.33 em tall
+X_TICK_ANGLE = 35  # key labels lean this much (degrees) from 7 words on
 
 
 @dataclass(frozen=True)
@@ -46,10 +72,17 @@ class MapStyle:
     show_scale: bool = True
     show_titles: bool = True
     margin: int = 10
+    # (left, top) px Plotly needs beyond the widest word and tallest key label: tick gaps and the axis title.
+    # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them (about
+    # 50 ms a click in the Lab); measured in Chromium, and tests/browser/test_map_margins_browser.py checks
+    # that Plotly did not have to grow them. None leaves the margins to Plotly's automargin alone.
+    label_room: tuple[int, int] | None = None
 
 
-LAB = MapStyle(show_scale=False)  # numbers in every cell; a colour bar costs a phone a third of the width
-PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6)  # numbers in cells, no bar
+# numbers in every cell; a colour bar costs a phone a third of the width
+LAB = MapStyle(show_scale=False, label_room=(62, 57))
+# numbers in cells, no bar
+PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 58))
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
 
@@ -156,13 +189,15 @@ def attention_map_spec(
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
     cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
     cell_text[blocked] = ""
-    on_light = weights >= BLACK_TEXT_FROM  # (T, T) the cell is light enough for black numbers
-    future_only = np.where(blocked & (status == "future"), 1.0, np.nan)
-    padding_any = np.where(blocked & np.isin(status, ["padding", "both"]), 1.0, np.nan)
-    grey_text = np.where(blocked & (status == "future"), "future", np.where(blocked, "PAD", "")).astype(object)
-    if length > 10:
-        grey_text = np.where(grey_text == "future", "·", grey_text)
+    kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
+    grey_word = "·" if length > 10 else "future"
     cols, rows = np.meshgrid(positions, positions)
+    labels_drawn = [
+        _coloured(GREY_TEXT, grey_word if k == 0 else "PAD") if k == k
+        else _coloured(TEXT_ON_LIGHT if w >= BLACK_TEXT_FROM else TEXT_ON_DARK, text)
+        for k, w, text in zip(kind.ravel().tolist(), weights.ravel().tolist(), cell_text.ravel().tolist(), strict=True)
+    ]
+    sizes = np.where(np.isnan(kind), font, max(8, font - 3)).ravel().tolist()
     traces = [
         {
             "type": "heatmap", "name": "weights", "z": _cells(shown), "x": positions, "y": positions,
@@ -171,32 +206,19 @@ def attention_map_spec(
             "xgap": 2, "ygap": 2,
             "colorbar": {"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
         },
-        *(
-            {
-                "type": "heatmap", "name": f"blocked ({name})", "z": _cells(grid), "x": positions, "y": positions,
-                "zmin": 0, "zmax": 1, "showscale": False, "colorscale": [[0, colour], [1, colour]],
-                "text": _cells(grey_text), "texttemplate": "%{text}",
-                "textfont": {"size": max(8, font - 3), "color": GREY_TEXT},
-                "hoverinfo": "skip", "hoverongaps": False, "xgap": 2, "ygap": 2,
-            }
-            for grid, colour, name in ((future_only, GREY_FUTURE, "future"), (padding_any, GREY_PADDING, "padding"))
-        ),
+        {
+            "type": "heatmap", "name": "blocked", "z": _cells(kind), "x": positions, "y": positions,
+            "zmin": 0, "zmax": 1, "showscale": False, "colorscale": GREY_SCALE,
+            "hoverinfo": "skip", "hoverongaps": False, "xgap": 2, "ygap": 2,
+        },
         {
             "type": "scatter", "name": "cells", "x": cols.ravel().tolist(), "y": rows.ravel().tolist(),
-            "mode": "markers", "marker": {"symbol": "square", "size": 28, "opacity": 0},
+            "mode": "markers+text", "marker": {"symbol": "square", "size": 28, "opacity": 0},
+            "text": labels_drawn, "textposition": "middle center", "textfont": {"size": sizes},
             "selected": {"marker": {"opacity": 0}}, "unselected": {"marker": {"opacity": 0}},
             "hovertext": [line for row in hover_lines(result, head, status) for line in row],
             "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
         },
-        *(
-            {
-                "type": "heatmap", "name": f"numbers ({name})", "z": _cells(np.zeros((length, length))),
-                "x": positions, "y": positions, "zmin": 0, "zmax": 1, "colorscale": CLEAR, "showscale": False,
-                "text": _cells(np.where(on_light == light, cell_text, "")), "texttemplate": "%{text}",
-                "textfont": {"size": font, "color": colour}, "hoverinfo": "skip", "xgap": 2, "ygap": 2,
-            }
-            for light, colour, name in ((False, TEXT_ON_DARK, "white"), (True, TEXT_ON_LIGHT, "black"))
-        ),
     ]
     layout = _layout(axis_labels(result, joiner="<br>"), labels, style, title)
     if selected_row is not None and 0 <= selected_row < length:
@@ -205,6 +227,26 @@ def attention_map_spec(
             "line": {"color": SELECT_COLOUR, "width": 4}, "fillcolor": "rgba(0,0,0,0)", "layer": "above",
         }]
     return {"data": traces, "layout": layout}
+
+
+def _coloured(colour: str, text: str) -> str:
+    """A cell's label in its own colour, as a <span> (a scatter's per-point colours dim while a click selects
+    a point; the span's colour holds). label_parts reads it back."""
+    return f'<span style="color:{colour}">{text}</span>' if text else ""
+
+
+def label_parts(label: str) -> tuple[str | None, str]:
+    """(colour, text) of one drawn cell label; (None, "") for an empty one."""
+    match = _LABEL.fullmatch(label or "")
+    return (match[1], match[2]) if match else (None, label or "")
+
+
+def drawn_labels(traces: list[dict]) -> np.ndarray:
+    """(T, T) the text drawn in each cell of an attention map (a number, "drop", "future", "·" or "PAD"), from
+    the figure's traces as plain dicts (a spec, AppTest's JSON or the browser's gd.data)."""
+    (cells,) = [trace for trace in traces if trace.get("name") == "cells"]
+    length = int(round(len(cells["text"]) ** 0.5))
+    return np.array([label_parts(label)[1] for label in cells["text"]], dtype=object).reshape(length, length)
 
 
 def _cells(grid: np.ndarray) -> list[list]:
@@ -251,6 +293,28 @@ def _template_dict(template: go.layout.Template) -> dict:
     return props if isinstance(props, dict) else template.to_plotly_json()
 
 
+def label_box(label: str, size: float) -> tuple[float, float]:
+    """(width, height) in px of a tick label at this font size (<br> breaks lines). Within a few per cent of what
+    Chromium draws; MapStyle.label_room was measured with this estimate, so it covers the difference."""
+    lines = [html.unescape(line) for line in label.split("<br>")]
+    width = max(size * sum(SOURCE_SANS_EM.get(char, 1.0) for char in line) for line in lines)
+    return width, size * (FIRST_LINE + LINE_SPACING * (len(lines) - 1))
+
+
+def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
+    """The map's margins; from the labels' sizes when the style knows the room its titles need."""
+    title_room = 34 if title else 0
+    margins = {"l": style.margin, "r": style.margin, "t": style.margin + title_room, "b": style.margin}
+    if style.label_room is None:
+        return margins
+    left, top = style.label_room
+    angle = math.radians(X_TICK_ANGLE if len(x_labels) > 6 else 0)
+    widest = max(label_box(label, style.axis_font)[0] for label in y_labels)
+    tallest = max(w * math.sin(angle) + h * math.cos(angle)
+                  for w, h in (label_box(label, style.axis_font) for label in x_labels))
+    return {**margins, "l": math.ceil(widest + left), "t": math.ceil(tallest + top) + title_room}
+
+
 def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
     length = len(y_labels)
     axis = {
@@ -260,9 +324,8 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
     }
     layout = {
         "height": style.height,
-        "margin": {"l": style.margin, "r": style.margin, "t": style.margin + (34 if title else 0),
-                   "b": style.margin},
-        "xaxis": {**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -35} if length > 6 else {}),
+        "margin": _margins(x_labels, y_labels, style, title),
+        "xaxis": {**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -X_TICK_ANGLE} if length > 6 else {}),
                   "title": {"text": "key: the word being looked at →" if style.show_titles else "",
                             "font": {"size": style.axis_font - 2}}},
         "yaxis": {**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],

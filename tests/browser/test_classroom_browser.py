@@ -27,7 +27,7 @@ MAP_TEXT = """
   const read = (selector) => [...gd.querySelectorAll(selector)]
     .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
     .map((t) => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize)]);
-  return {cells: read(".heatmap-label text"), ticks: read(".xtick text, .ytick text"),
+  return {cells: read(".textpoint text"), ticks: read(".xtick text, .ytick text"),
           titles: read(".g-xtitle text, .g-ytitle text"), height: gd.getBoundingClientRect().height};
 }
 """

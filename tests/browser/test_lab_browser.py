@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
+from attn_ui.figures import drawn_labels
 from tests.browser import harness
 
 
 def heatmap(page, index: int = 0) -> tuple[np.ndarray, list[list[str]]]:
-    """The weights layer of the map (NaN where grey) and the text in each cell."""
-    trace = harness.plotly_data(page, index)[0]
-    weights = np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)
-    return weights, trace["text"]
+    """The weights layer of the map (NaN where grey) and the text drawn in each cell."""
+    traces = harness.plotly_data(page, index)
+    weights = np.array([[np.nan if v is None else v for v in row] for row in traces[0]["z"]], dtype=float)
+    return weights, drawn_labels(traces).tolist()
 
 
 def address(page) -> dict[str, str]:
@@ -53,7 +54,7 @@ def test_flip_the_mask_tap_words_and_change_heads(server, page):
     settle(page)
     on, text = heatmap(page)
     np.testing.assert_array_equal(np.isnan(on), np.triu(np.ones((6, 6), bool), k=1))
-    assert text[0] == ["1.00", "", "", "", "", ""]
+    assert text[0] == ["1.00", "future", "future", "future", "future", "future"]
     np.testing.assert_allclose(on[-1], off[-1], atol=5e-7)
     values = harness.metrics(page)
     assert values["Sees future?"] == "No" and values["Masked cells"] == "15"

@@ -6,6 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
 from attn_ui.controls import MORE_KEY
+from attn_ui.figures import drawn_labels
 from tests.apptest_helpers import array, open_section, run_lab, specs
 
 SENTENCE = ["Your", "journey", "starts", "with", "one", "step"]
@@ -20,9 +21,9 @@ def map_spec(at: AppTest) -> dict:
 
 
 def shown_weights(at: AppTest) -> tuple[np.ndarray, np.ndarray]:
-    """The weights layer (NaN where grey) and the text written in each cell."""
-    trace = map_spec(at)["data"][0]
-    return array(trace["z"]), np.array(trace["text"], dtype=object)
+    """The weights layer (NaN where grey) and the text drawn in each cell (a number, "drop", "future", "PAD")."""
+    spec = map_spec(at)
+    return array(spec["data"][0]["z"]), drawn_labels(spec["data"])
 
 
 def open_more(at: AppTest) -> AppTest:
@@ -53,7 +54,7 @@ def test_mask_on_greys_exactly_the_upper_triangle_and_keeps_the_last_row():
     assert values["Sees future?"] == "No" and values["Masked cells"] == "15"
     on, text = shown_weights(at)
     np.testing.assert_array_equal(np.isnan(on), np.triu(np.ones((6, 6), bool), k=1))
-    assert text[0].tolist() == ["1.00", "", "", "", "", ""]
+    assert text[0].tolist() == ["1.00", "future", "future", "future", "future", "future"]
     np.testing.assert_allclose(on[-1], off[-1], atol=1e-12)  # the last word saw everything anyway
     assert not np.allclose(np.nan_to_num(on[1]), off[1])
     assert url(at) == {"causal": "1"}
@@ -63,7 +64,7 @@ def test_mask_on_greys_exactly_the_upper_triangle_and_keeps_the_last_row():
 def test_mask_on_top_row_is_one_then_zeros_in_every_head(view):
     at = run_lab(causal="1", heads="4", view=str(view))
     _, text = shown_weights(at)
-    assert text[0].tolist() == ["1.00", "", "", "", "", ""]
+    assert text[0].tolist() == ["1.00", "future", "future", "future", "future", "future"]
 
 
 def test_four_heads_show_four_different_maps_and_d_head_three():

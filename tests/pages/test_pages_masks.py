@@ -222,7 +222,7 @@ def test_drop_default_map_metrics_and_rolls():
     assert metrics(at)["Survivors ×"] == "2.00" and metrics(at)["Maps in 10 re-rolls"] == "10"
     spec = specs(at)[0]
     np.testing.assert_allclose(map_weights(spec), result.weights[0])
-    cells = np.array(spec["data"][0]["text"], dtype=object)
+    cells = figures.drawn_labels(spec["data"])
     assert (cells[result.dropped[0]] == "drop").all() and result.dropped_cells > 0
     rolls = lessons.dropout_rolls(settings)
     traces = specs(at)[1]["data"]

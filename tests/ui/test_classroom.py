@@ -106,7 +106,8 @@ def test_view_keys_write_row_and_mode_only_when_set():
 
 def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
     figure = figures.attention_map(compute(Settings(causal=True, padded=(6,), dropout=0.3)), style=figures.PROJECTOR)
-    sizes = [trace.textfont.size for trace in figure.data if trace.textfont and trace.textfont.size]
+    sizes = [size for trace in figure.data if trace.textfont and trace.textfont.size
+             for size in np.ravel(trace.textfont.size)]
     sizes += [figure.layout.xaxis.tickfont.size, figure.layout.yaxis.tickfont.size]
     sizes += [figure.layout.xaxis.title.font.size, figure.layout.yaxis.title.font.size]
     assert len(sizes) >= 5 and min(sizes) >= 18, sizes

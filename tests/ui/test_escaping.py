@@ -33,7 +33,8 @@ HOSTILE_WORDS = [
 ]  # fmt: skip
 PUNCTUATION = set(string.punctuation)
 INERT = set(",;?")  # never Markdown syntax (";" ends an entity, but "&" before it is escaped)
-OUR_PLOTLY_TAGS = re.compile(r"</?b>|<br>|<extra></extra>")  # the only tags our own figure strings use
+# the only tags our own figure strings use; the coloured span wraps only numbers and our own words
+OUR_PLOTLY_TAGS = re.compile(r'</?b>|<br>|<extra></extra>|<span style="color:#[0-9a-f]{6}">|</span>')
 
 
 def md_unescape(text: str) -> str:

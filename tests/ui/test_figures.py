@@ -17,9 +17,13 @@ def validated(monkeypatch):
 
 
 def grids(figure: go.Figure):
-    weights, future, padding, cells = figure.data[:4]  # then the two layers that draw the numbers
+    """The weights (NaN where grey), the future-grey and PAD-grey cells (1 where drawn, else NaN), and the text
+    drawn in every cell."""
+    weights, blocked, _ = figure.data
     as_array = lambda trace: np.array(trace.z, dtype=float)  # noqa: E731  None -> nan
-    return as_array(weights), as_array(future), as_array(padding), weights, cells
+    kind = as_array(blocked)  # 0 future, 1 PAD, NaN legal
+    grey = lambda value: np.where(kind == value, 1.0, np.nan)  # noqa: E731
+    return as_array(weights), grey(0), grey(1), figures.drawn_labels(figure.to_dict()["data"])
 
 
 SETTINGS = [
@@ -37,7 +41,8 @@ SETTINGS = [
 def test_every_builder_output_passes_plotly_validation(settings, validated):
     result = compute(settings)
     figure = figures.attention_map(result, selected_row=1)
-    assert len(figure.data) == 6 and len(figure.layout.shapes) == 1
+    assert [trace.name for trace in figure.data] == ["weights", "blocked", "cells"]
+    assert len(figure.layout.shapes) == 1
     for style in (figures.SMALL, figures.PROJECTOR):
         figures.attention_map(result, head=0, style=style, title="head 1")
 
@@ -46,24 +51,25 @@ def test_every_builder_output_passes_plotly_validation(settings, validated):
 def test_grey_cells_are_exactly_the_blocked_cells_and_numbers_are_the_weights(settings):
     result = compute(settings)
     view = result.view_index
-    weights, future, padding, trace, _ = grids(figures.attention_map(result))
+    weights, future, padding, text = grids(figures.attention_map(result))
     blocked = result.blocked[view] & (result.weights[view] == 0)
     np.testing.assert_array_equal(np.isnan(weights), blocked)
     np.testing.assert_array_equal(weights[~blocked], result.weights[view][~blocked])
     np.testing.assert_array_equal(~np.isnan(future), blocked & result.blocked_by_causal & ~result.blocked_by_padding)
     np.testing.assert_array_equal(~np.isnan(padding), blocked & result.blocked_by_padding)
-    text = np.array(trace.text, dtype=object)
     for i, j in zip(*np.nonzero(~blocked), strict=True):
         expected = "drop" if result.dropped[view, i, j] else f"{result.weights[view, i, j]:.2f}"
         assert text[i, j] == expected
+    grey_word = "·" if len(result.tokens) > 10 else "future"
+    assert (text[~np.isnan(future)] == grey_word).all() and (text[~np.isnan(padding)] == "PAD").all()
 
 
 def test_causal_map_greys_exactly_the_upper_triangle_and_the_top_row_is_one():
     result = compute(Settings(causal=True, heads=4))
     for head in range(4):
-        weights, future, _, trace, _ = grids(figures.attention_map(result, head=head))
+        weights, future, _, text = grids(figures.attention_map(result, head=head))
         np.testing.assert_array_equal(np.isnan(weights), np.triu(np.ones((6, 6), bool), k=1))
-        assert np.array(trace.text, dtype=object)[0].tolist() == ["1.00", "", "", "", "", ""]
+        assert text[0].tolist() == ["1.00", "future", "future", "future", "future", "future"]
 
 
 def test_pad_words_are_marked_on_both_axes_and_markup_is_escaped():
@@ -71,13 +77,13 @@ def test_pad_words_are_marked_on_both_axes_and_markup_is_escaped():
     figure = figures.attention_map(result)
     assert figure.layout.yaxis.ticktext == ("&lt;b&gt;hi&lt;/b&gt;", "there", "you · PAD")
     assert figure.layout.xaxis.ticktext[2] == "you<br>PAD"
-    hover = figure.data[3].hovertext
+    hover = figure.data[2].hovertext
     assert all("<b>hi</b>" not in line for line in hover)
 
 
 def test_hover_says_why_a_cell_is_blocked_or_dropped():
     result = compute(Settings(causal=True, padded=(6,), dropout=0.5))
-    hover = np.array(figures.attention_map(result).data[3].hovertext).reshape(6, 6)
+    hover = np.array(figures.attention_map(result).data[2].hovertext).reshape(6, 6)
     assert "future" in hover[0, 1] and "PAD" in hover[1, 5]
     view = result.view_index
     i, j = map(int, np.argwhere(result.dropped[view])[0])
@@ -103,3 +109,22 @@ def test_the_ready_figure_sends_streamlit_the_same_json_as_a_plotly_figure(setti
     as_ready = plotly.tools.return_figure_from_figure_or_data(figures.ReadyFigure(spec), True)
     assert json.loads(pio.to_json(as_ready, validate=False)) == json.loads(pio.to_json(as_plotly, validate=False))
     assert as_ready["layout"]["template"]  # Streamlit's theme template travels with the chart
+
+
+def test_label_box_measures_words_counts_entities_once_and_stacks_lines():
+    width, height = figures.label_box("journey", 15)
+    assert width == pytest.approx(48.94, rel=0.05)  # Chromium draws "journey" 48.94 px wide in Source Sans, 15 px
+    assert height == pytest.approx(20)
+    assert figures.label_box("&lt;b&gt;", 10) == figures.label_box("<b>", 10)  # escaped markup: three characters
+    assert figures.label_box("中", 10)[0] == 10  # a character not in the table counts as a full em
+    two_lines = figures.label_box("step<br>PAD", 15)
+    assert two_lines[0] == figures.label_box("step", 15)[0] and two_lines[1] == pytest.approx(15 * (4 / 3 + 1.3))
+
+
+def test_margins_grow_with_the_labels_and_only_where_the_style_measured_its_room():
+    short = figures.attention_map_spec(compute(Settings()))["layout"]["margin"]
+    padded = figures.attention_map_spec(compute(Settings(padded=(5, 6))))["layout"]["margin"]
+    long = figures.attention_map_spec(compute(Settings(sentence=" ".join(["tokenization"] * 12))))["layout"]["margin"]
+    assert short["l"] < padded["l"] < long["l"] and short["t"] < padded["t"] < long["t"]  # "· PAD", then leaning
+    small = figures.attention_map_spec(compute(Settings()), style=figures.SMALL, title="head 1")["layout"]["margin"]
+    assert small == {"l": 4, "r": 4, "t": 38, "b": 4}  # no measured room: Plotly's automargin sizes it
