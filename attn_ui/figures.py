@@ -190,20 +190,17 @@ def attention_map_spec(
     cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
     cell_text[blocked] = ""
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
-    grey_word = "·" if length > 10 else "future"
+    grey = ~np.isnan(kind)
+    texts = np.where(kind == 0, "·" if length > 10 else "future", np.where(grey, "PAD", cell_text))
+    colours = np.where(grey, GREY_TEXT, np.where(weights >= BLACK_TEXT_FROM, TEXT_ON_LIGHT, TEXT_ON_DARK))
+    labels_drawn = [_coloured(colour, text) for colour, text in zip(colours.ravel(), texts.ravel(), strict=True)]
+    sizes = np.where(grey, max(8, font - 3), font).ravel().tolist()
     cols, rows = np.meshgrid(positions, positions)
-    labels_drawn = [
-        _coloured(GREY_TEXT, grey_word if k == 0 else "PAD") if k == k
-        else _coloured(TEXT_ON_LIGHT if w >= BLACK_TEXT_FROM else TEXT_ON_DARK, text)
-        for k, w, text in zip(kind.ravel().tolist(), weights.ravel().tolist(), cell_text.ravel().tolist(), strict=True)
-    ]
-    sizes = np.where(np.isnan(kind), font, max(8, font - 3)).ravel().tolist()
     traces = [
         {
             "type": "heatmap", "name": "weights", "z": _cells(shown), "x": positions, "y": positions,
-            "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "text": _cells(cell_text),
-            "hoverinfo": "skip", "hoverongaps": False, "showscale": style.show_scale,
-            "xgap": 2, "ygap": 2,
+            "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "hoverinfo": "skip", "hoverongaps": False,
+            "showscale": style.show_scale, "xgap": 2, "ygap": 2,
             "colorbar": {"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
         },
         {
@@ -301,6 +298,11 @@ def label_box(label: str, size: float) -> tuple[float, float]:
     return width, size * (FIRST_LINE + LINE_SPACING * (len(lines) - 1))
 
 
+def _x_tick_angle(length: int) -> int:
+    """How far (degrees) the key labels lean: 0 up to 6 words, then X_TICK_ANGLE."""
+    return X_TICK_ANGLE if length > 6 else 0
+
+
 def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
     """The map's margins; from the labels' sizes when the style knows the room its titles need."""
     title_room = 34 if title else 0
@@ -308,7 +310,7 @@ def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: s
     if style.label_room is None:
         return margins
     left, top = style.label_room
-    angle = math.radians(X_TICK_ANGLE if len(x_labels) > 6 else 0)
+    angle = math.radians(_x_tick_angle(len(x_labels)))
     widest = max(label_box(label, style.axis_font)[0] for label in y_labels)
     tallest = max(w * math.sin(angle) + h * math.cos(angle)
                   for w, h in (label_box(label, style.axis_font) for label in x_labels))
@@ -317,6 +319,7 @@ def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: s
 
 def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
     length = len(y_labels)
+    angle = _x_tick_angle(length)
     axis = {
         "tickmode": "array", "tickvals": list(range(length)),
         "tickfont": {"size": style.axis_font}, "showgrid": False, "zeroline": False, "fixedrange": True,
@@ -325,7 +328,7 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
     layout = {
         "height": style.height,
         "margin": _margins(x_labels, y_labels, style, title),
-        "xaxis": {**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -X_TICK_ANGLE} if length > 6 else {}),
+        "xaxis": {**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -angle} if angle else {}),
                   "title": {"text": "key: the word being looked at →" if style.show_titles else "",
                             "font": {"size": style.axis_font - 2}}},
         "yaxis": {**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
