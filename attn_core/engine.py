@@ -58,10 +58,24 @@ class Result:
         return self.settings.d_head
 
     @property
+    def reads_later(self) -> np.ndarray:
+        """(T, T) bool: row i's output in the head in view changes when later word j (its score or value) does.
+
+        A later word gets in two ways: through its weight (its value is added in), or through the softmax's sum
+        (its score divides every kept weight of the row, even when its own weight ends up 0).
+        """
+        view = self.view_index
+        weights = self.weights[view]  # (T, T) after dropout
+        carries = weights > 0
+        in_sum = maths.scores_in_sum(self.blocked[view], self.settings.route)  # (T, T)
+        through_sum = in_sum & carries.any(axis=-1, keepdims=True)  # a row with no weight left has output 0
+        later = np.triu(np.ones_like(carries), k=1)
+        return (carries | through_sum) & later
+
+    @property
     def sees_future(self) -> bool:
-        """Does the head in view give any weight to a key after its query?"""
-        above = np.triu(self.weights[self.view_index], k=1)  # (T, T)
-        return bool((above > 0).any())
+        """Does any output of the head in view change when a later word changes?"""
+        return bool(self.reads_later.any())
 
     @property
     def masked_cells(self) -> int:
@@ -87,8 +101,13 @@ class Result:
 
     @property
     def empty_rows(self) -> tuple[int, ...]:
-        """1-based rows whose query has no key left to look at."""
-        return tuple(int(i) + 1 for i in np.flatnonzero(self.blocked[0].all(axis=-1)))
+        """0-based rows whose query has no key left to look at."""
+        return tuple(int(i) for i in np.flatnonzero(self.blocked[0].all(axis=-1)))
+
+    @property
+    def empty_row_numbers(self) -> tuple[int, ...]:
+        """The same rows as the screen counts them, from 1."""
+        return tuple(row + 1 for row in self.empty_rows)
 
     @property
     def score_shape(self) -> tuple[int, int, int, int]:

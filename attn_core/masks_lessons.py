@@ -335,7 +335,7 @@ def two_sentence_batch(sentence: str, short_words: int, causal: bool) -> PaddedB
 def pad_rows(result: Result) -> dict[int, np.ndarray]:
     """0-based PAD rows that still have keys to look at -> their weights (they sum to 1 and go nowhere)."""
     head = result.view_index
-    rows = [pos - 1 for pos in result.settings.padded if pos not in result.empty_rows]
+    rows = [pos - 1 for pos in result.settings.padded if pos - 1 not in result.empty_rows]
     return {row: result.weights[head, row].copy() for row in rows}
 
 

@@ -74,6 +74,15 @@ def apply_route(scores: np.ndarray, blocked: np.ndarray, route: str) -> np.ndarr
     raise ValueError(f"unknown route {route!r}")
 
 
+def scores_in_sum(blocked: np.ndarray, route: str) -> np.ndarray:
+    """Which scores enter the softmax's sum under a route (True: that score moves the row's kept weights)."""
+    if route == "zero_after":
+        return np.ones_like(blocked, dtype=bool)  # the softmax ran over every key before the zeroing
+    if route in ("neg_inf", "renormalize", "zero_score"):
+        return ~np.asarray(blocked, dtype=bool)  # -inf drops out; renormalizing cancels it; 0 replaces it
+    raise ValueError(f"unknown route {route!r}")
+
+
 # --- dropout -----------------------------------------------------------------------------------------
 
 

@@ -40,7 +40,7 @@ def row_sentence(result: Result, row: int) -> str:
     view = result.view_index
     words = [md_escape(label) for label in result.labels]
     weights = result.weights[view, row]
-    if row + 1 in result.empty_rows:
+    if row in result.empty_rows:
         return f"**{words[row]}** (query {row + 1}) has nothing to look at: every key is blocked, so its row is all 0."
     order = [j for j in np.argsort(-weights, kind="stable") if weights[j] > 0][:3]
     top = ", ".join(f"**{words[j]}** {weights[j]:.2f}" for j in order)
@@ -58,7 +58,7 @@ def row_sentence(result: Result, row: int) -> str:
 def empty_row_warning(result: Result) -> str | None:
     if not result.empty_rows:
         return None
-    words = ", ".join(f"**{md_escape(result.labels[i - 1])}**" for i in result.empty_rows)
+    words = ", ".join(f"**{md_escape(result.labels[i])}**" for i in result.empty_rows)
     many = len(result.empty_rows) > 1
     return (
         f"{'Rows' if many else 'Row'} {words} {'have' if many else 'has'} nothing to look at: every key "
@@ -76,7 +76,7 @@ def map_summary(result: Result) -> str:
     parts = [f"Attention weights of head {s.view} of {s.heads} for {len(result.tokens)} words.", blocked + "."]
     for row, label in enumerate(result.labels):
         weights = result.weights[view, row]
-        if row + 1 in result.empty_rows:
+        if row in result.empty_rows:
             parts.append(f"{label}: nothing to look at.")
         else:
             best = int(np.argmax(weights))

@@ -250,10 +250,10 @@ def empty_row_caption(result: Result, naive: np.ndarray | None) -> str:
     if not result.empty_rows or naive is None:
         return "No row is empty right now: every query has at least one key it may look at."
     row = result.empty_rows[0]
-    word = md_escape(result.labels[row - 1])
+    word = md_escape(result.labels[row])
     shown = ", ".join("NaN" if np.isnan(v) else f"{v:.2f}" for v in naive)
-    app = ", ".join(f"{v:.0f}" for v in result.weights[result.view_index, row - 1])
-    return f"Row {row} (**{word}**): a plain softmax gives [{shown}]; the app gives [{app}]."
+    app = ", ".join(f"{v:.0f}" for v in result.weights[result.view_index, row])
+    return f"Row {row + 1} (**{word}**): a plain softmax gives [{shown}]; the app gives [{app}]."
 
 
 # --- page 3: dropout ------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ for number, (column, figure) in enumerate(zip(st.columns(2), masks_figures.batch
     column.plotly_chart(figure, key=f"pad.batch_{number + 1}", config=STILL)
 
 st.markdown(masks_text.EMPTY_ROW_HOW)
-empty = result.empty_rows[0] - 1 if result.empty_rows else None
+empty = result.empty_rows[0] if result.empty_rows else None
 st.markdown(masks_text.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
 st.markdown(masks_text.PAD_FAILURES)
 quiz.inline_question("pad-one-open-cell")

@@ -85,7 +85,7 @@ def test_pad_first_word_padded_with_the_mask_on_leaves_an_empty_row(server, page
         pills.get_by_role("button", name=word, exact=True).click()
         settle(page)
     empty = compute(Settings(causal=True, padded=(1,)))
-    assert empty.empty_rows == (1,)
+    assert empty.empty_row_numbers == (1,)
     weights = map_weights(page)
     assert np.isnan(weights[0]).all()
     np.testing.assert_allclose(weights[1:], np.where(empty.blocked[0], np.nan, empty.weights[0])[1:], atol=5e-7)

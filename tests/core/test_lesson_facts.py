@@ -160,7 +160,7 @@ def test_score_tensor_shape_and_float32_bytes():
 def test_first_word_padded_with_mask_on_gives_an_empty_row_of_zeros_without_warnings():
     with np.errstate(all="raise"):
         result = compute(Settings(causal=True, padded=(1,), heads=3, route="neg_inf"))
-    assert result.empty_rows == (1,)
+    assert result.empty_row_numbers == (1,)
     np.testing.assert_array_equal(result.weights[:, 0], 0.0)
     np.testing.assert_allclose(result.row_sums[:, 1:], 1.0, atol=1e-12)
 
@@ -169,7 +169,7 @@ def test_first_word_padded_with_mask_on_gives_an_empty_row_of_zeros_without_warn
 def test_every_route_keeps_an_empty_row_all_zero(route):
     with np.errstate(all="raise"):
         result = compute(Settings(causal=True, padded=(1, 2), route=route))
-    assert result.empty_rows == (1, 2)  # rows 1 and 2 may only look at words 1 and 2, both PAD
+    assert result.empty_row_numbers == (1, 2)  # rows 1 and 2 may only look at words 1 and 2, both PAD
     assert (result.weights[:, :2] == 0).all()
 
 

@@ -190,7 +190,7 @@ def test_pad_rows_still_spread_weight_over_real_words():
 
 def test_an_empty_row_is_nan_for_a_plain_softmax_and_zero_in_the_app():
     result = compute(Settings(causal=True, padded=(1,)))
-    assert result.empty_rows == (1,)
+    assert result.empty_row_numbers == (1,)
     assert np.isnan(lessons.naive_empty_row(result, 0)).all()
     np.testing.assert_array_equal(result.weights[0, 0], 0.0)
     assert not np.isnan(lessons.naive_empty_row(result, 1)).any()

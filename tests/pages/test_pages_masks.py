@@ -185,7 +185,7 @@ def test_pad_empty_row_shows_nan_for_a_plain_softmax_and_zeros_in_the_app():
     at.pills(key="pad.pad").set_value([1])
     rerun(at)
     result = compute(Settings(causal=True, padded=(1,)))
-    assert result.empty_rows == (1,)
+    assert result.empty_row_numbers == (1,)
     nan_row = "a plain softmax gives [NaN, NaN, NaN, NaN, NaN, NaN]; the app gives [0, 0, 0, 0, 0, 0]"
     assert f"Row 1 (**Your**): {nan_row}" in text(at)
     assert np.isnan(map_weights(specs(at)[0])[0]).all()  # the whole first row is grey

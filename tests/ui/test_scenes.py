@@ -106,7 +106,7 @@ def test_two_padded_words_and_a_pad_row_that_still_looks_at_real_words():
 
 def test_last_scene_has_an_empty_row_and_outlines_it():
     result = result_of(12)
-    assert result.empty_rows == (1,) and SCENES[11].row == 1
+    assert result.empty_row_numbers == (1,) and SCENES[11].row == 1
     assert view_weights(12)[0].sum() == 0 and np.isfinite(result.weights).all()
 
 
