@@ -50,9 +50,9 @@ def head_columns(d_model: int, heads: int) -> tuple[range, ...]:
 
 
 def span(columns: range) -> str:
-    """'6–11', or '3' for a one-column head."""
-    first, last = columns[0], columns[-1]
-    return f"{first}" if first == last else f"{first}–{last}"
+    """0-based columns as the screen numbers them, from 1: range(6, 12) -> '7–12', range(3, 4) -> '4'."""
+    first_number, last_number = columns[0] + 1, columns[-1] + 1
+    return f"{first_number}" if first_number == last_number else f"{first_number}–{last_number}"
 
 
 def concat_of(result: Result, head: int) -> np.ndarray:
@@ -62,11 +62,11 @@ def concat_of(result: Result, head: int) -> np.ndarray:
 
 
 def concat_table(result: Result) -> dict[str, list]:
-    """Concat as a table: one row per word, one column per number, each header naming its head."""
+    """Concat as a table: one row per word, one column per number, each header naming its head (from 1)."""
     table: dict[str, list] = {"word": list(result.labels)}
     for head, columns in enumerate(head_columns(result.settings.d_model, result.settings.heads)):
         for column in columns:
-            table[f"col {column} · head {head}"] = result.context[:, column].tolist()
+            table[f"col {column + 1} · head {head + 1}"] = result.context[:, column].tolist()
     return table
 
 
@@ -310,7 +310,7 @@ def row_by_hand(result: Result, query: int, head: int) -> RowByHand:
     settings = result.settings
     route = settings.route
     if not (0 <= head < settings.heads and 0 <= query < len(result.tokens)):
-        raise SettingsError(f"There is no query {query + 1} in head {head} of this sentence.")
+        raise SettingsError(f"There is no query {query + 1} in head {head + 1} of this sentence.")
     q = result.queries[head, query]  # (dh,)
     k = result.keys[head]  # (T, dh)
     v = result.values[head]  # (T, dh)

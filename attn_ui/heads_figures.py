@@ -34,7 +34,7 @@ def _margins(top: int = 10) -> dict:
 
 def head_title(result: Result, head: int) -> str:
     columns = lessons.head_columns(result.settings.d_model, result.settings.heads)[head]
-    return f"head {head} → concat columns {lessons.span(columns)}"
+    return f"head {head + 1} → concat columns {lessons.span(columns)}"
 
 
 def small_multiples(result: Result) -> list[go.Figure]:
@@ -63,16 +63,17 @@ def concat_figure(result: Result) -> go.Figure:
         "y": list(range(length)), "colorscale": VALUE_SCALE, "zmid": 0, "showscale": False, "xgap": 1, "ygap": 1,
         "texttemplate": "%{z:.2f}" if width <= 8 else "%{z:.1f}",
         "textfont": {"size": 11 if width <= 8 else 10, "color": CELL_TEXT},
-        "hovertemplate": "row %{y}, column %{x}: %{z:.4f}<extra></extra>",
+        "customdata": [[[r + 1, c + 1] for c in range(width)] for r in range(length)],
+        "hovertemplate": "row %{customdata[0]}, column %{customdata[1]}: %{z:.4f}<extra></extra>",
     }
     shapes = [{"type": "rect", "x0": b[0] - 0.5, "x1": b[-1] + 0.5, "y0": -0.5, "y1": length - 0.5,
                "line": {"color": BORDER, "width": 3}, "layer": "above"} for b in blocks]
-    notes = [{"x": (b[0] + b[-1]) / 2, "y": -0.5, "yshift": 4, "yanchor": "bottom", "text": f"head {head}",
+    notes = [{"x": (b[0] + b[-1]) / 2, "y": -0.5, "yshift": 4, "yanchor": "bottom", "text": f"head {head + 1}",
               "showarrow": False, "font": {"size": 12}} for head, b in enumerate(blocks)]
     layout = _plain_layout(
         90 + 34 * length, top=30, shapes=shapes, annotations=notes,
-        xaxis={"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,
-               "title": {"text": "column of concat (counted from 0)"}},
+        xaxis={"tickmode": "array", "tickvals": list(range(width)), "ticktext": [str(c + 1) for c in range(width)],
+               "fixedrange": True, "title": {"text": "column of concat (counted from 1)"}},
         yaxis={"tickmode": "array", "tickvals": list(range(length)), "ticktext": figures.axis_labels(result),
                "autorange": "reversed", "fixedrange": True},
     )
@@ -92,12 +93,14 @@ def mixing_figure(result: Result) -> go.Figure:
         top, bottom = (1.0, 0.61) if index == 0 else (0.39, 0.0)
         traces.append({
             "type": "heatmap", "name": title.split(":")[0], "z": shares.tolist(), "x": list(range(width)),
-            "y": [f"head {h}" for h in range(heads)], "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
+            "y": [f"head {h + 1}" for h in range(heads)], "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
             "showscale": False, "xgap": 1, "ygap": 1, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}",
             "texttemplate": "%{z:.0%}" if width * heads <= 48 else "", "textfont": {"size": 9, "color": CELL_TEXT},
-            "hovertemplate": "%{y} → output column %{x}: %{z:.1%}<extra></extra>",
+            "customdata": [[c + 1 for c in range(width)] for _ in range(heads)],
+            "hovertemplate": "%{y} → output column %{customdata}: %{z:.1%}<extra></extra>",
         })
         layout[f"xaxis{suffix}"] = {"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,
+                                    "ticktext": [str(c + 1) for c in range(width)],
                                     "anchor": f"y{suffix}", "title": {"text": "output column" if index else ""}}
         layout[f"yaxis{suffix}"] = {"domain": [bottom, top], "autorange": "reversed", "fixedrange": True,
                                     "anchor": f"x{suffix}"}
@@ -220,8 +223,8 @@ def row_steps(row: lessons.RowByHand) -> list[StepTable]:
         scores,
         softmax,
         dropout,
-        StepTable("4a · The value vectors", f"Head {row.head}'s value vector of every key ({settings.d_head} numbers).",
-                  values),
+        StepTable("4a · The value vectors",
+                  f"Head {row.head + 1}'s value vector of every key ({settings.d_head} numbers).", values),
         StepTable("4b · Weighted sum", f"Each value times its final weight; the last row adds them up. That sum fills "
                   f"concat columns {lessons.span(row.columns)} of this word's row.", weighted),
     ]
@@ -230,7 +233,7 @@ def row_steps(row: lessons.RowByHand) -> list[StepTable]:
 def row_heading(row: lessons.RowByHand) -> str:
     """A Markdown line naming the row, the word escaped."""
     word = md_escape(row.result.labels[row.query])
-    return f"Query **{word}** (word {row.query + 1}), head {row.head} of {row.result.settings.heads}."
+    return f"Query **{word}** (word {row.query + 1}), head {row.head + 1} of {row.result.settings.heads}."
 
 
 def row_metrics(row: lessons.RowByHand) -> dict[str, str]:
@@ -256,25 +259,25 @@ def word_options(result: Result) -> dict[int, str]:
 def concat_sentence(result: Result) -> str:
     d_head = result.d_head
     blocks = lessons.head_columns(result.settings.d_model, result.settings.heads)
-    places = ", ".join(f"head {i} → columns {lessons.span(b)}" for i, b in enumerate(blocks))
-    return (f"Each head writes {d_head} numbers per word. They are laid side by side in one table, **concat**, head 0 "
-            f"first: head i fills columns i·{d_head} to (i+1)·{d_head} − 1. Here: {places}.")
+    places = ", ".join(f"head {i + 1} → columns {lessons.span(b)}" for i, b in enumerate(blocks))
+    return (f"Each head writes {d_head} numbers per word. They are laid side by side in one table, **concat**, head 1 "
+            f"first: head n fills columns (n − 1)·{d_head} + 1 to n·{d_head}. Here: {places}.")
 
 
 def worked_sentence(worked: Result) -> str:
     s = worked.settings
-    start = lessons.head_columns(s.d_model, s.heads)[1].start
+    start_number = lessons.head_columns(s.d_model, s.heads)[1].start + 1
     words = " ".join(md_escape(word) for word in worked.tokens)
     return (f"**Small enough to check by eye:** d_model = {s.d_model}, {s.heads} heads, the {len(worked.tokens)} "
-            f"words *{words}*. Concat has shape **{worked.context.shape}**, and head 1's numbers begin at "
-            f"**column {start}**.")
+            f"words *{words}*. Concat has shape **{worked.context.shape}**, and head 2's numbers begin at "
+            f"**column {start_number}**.")
 
 
 def w_o_sentence(result: Result) -> str:
     d_model = result.settings.d_model
     blocks = lessons.head_columns(d_model, result.settings.heads)
-    rows = ", ".join(f"rows {lessons.span(b)} weigh head {i}'s numbers" for i, b in enumerate(blocks))
-    return (f"Left alone, head 0's numbers would stay in columns {lessons.span(blocks[0])} for good. W_o is a "
+    rows = ", ".join(f"rows {lessons.span(b)} weigh head {i + 1}'s numbers" for i, b in enumerate(blocks))
+    return (f"Left alone, head 1's numbers would stay in columns {lessons.span(blocks[0])} for good. W_o is a "
             f"({d_model}, {d_model}) matrix: output column j is a weighted sum of *all* {d_model} concat columns, so "
             f"every output number can draw on every head. In W_o, {rows}.")
 

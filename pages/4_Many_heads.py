@@ -11,8 +11,8 @@ from attn_ui.page import lesson_page, try_it
 lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
 st.markdown("One head has one way of deciding which words matter. Several heads look in several ways at once: each "
             "gets its own slice of the columns of Q, K and V and runs attention on that slice alone. Below, one "
-            "sentence goes through h heads; each small map is one head, counted from 0 as NumPy counts (the Lab's "
-            "*Viewing head* counts from 1).")
+            "sentence goes through h heads; each small map is one head, counted from 1 as in the Lab's "
+            "*Viewing head*.")
 heads = st.segmented_control("Number of heads h", [1, 2, 3, 4], default=4, key="heads.h", required=True)
 causal = st.toggle("Causal mask", value=True, key="heads.causal")
 result = state.cached_compute(Settings(causal=causal, heads=heads))
@@ -20,7 +20,7 @@ st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {resul
 maps = hf.small_multiples(result)
 for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in order
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
-        column.plotly_chart(maps[head], config=figures.download_config(f"head-{head}-of-{heads}"))
+        column.plotly_chart(maps[head], config=figures.download_config(f"head-{head + 1}-of-{heads}"))
 
 st.subheader("Where each head's output goes")
 st.markdown(hf.concat_sentence(result))

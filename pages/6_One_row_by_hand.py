@@ -17,8 +17,8 @@ st.markdown("Pick a query word and a head; the tables below redo that one row of
 word_col, head_col = st.columns([3, 1])
 query = word_col.segmented_control("Query word", list(words), format_func=words.get, key="hand.word",
                                    default=min(2, len(words) - 1), required=True, wrap=True)
-head = head_col.segmented_control("Head (from 0)", list(range(base.heads)), default=base.view - 1, key="hand.head",
-                                  required=True)
+head = head_col.segmented_control("Head", list(range(base.heads)), default=base.view - 1, key="hand.head",
+                                  required=True, format_func=lambda index: str(index + 1))
 causal_col, train_col, p_col = st.columns([1, 1, 2], vertical_alignment="center")
 causal = causal_col.toggle("Causal mask", value=base.causal, key="hand.causal")
 training = train_col.toggle("Training", value=base.training, key="hand.train")

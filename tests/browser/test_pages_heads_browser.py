@@ -123,16 +123,17 @@ def test_one_row_by_hand_takes_the_lab_settings_and_links_back_to_the_row(server
     values = harness.metrics(page)
     assert values["√d_head"] == f"{math.sqrt(3):.4f}"
     assert values["Row sum"] == f"{result.weights[0, 2].sum():.4f}"
-    assert page.get_by_role("radiogroup", name="Head (from 0)").get_by_role("radio").count() == 4
+    heads = page.get_by_role("radiogroup", name="Head", exact=True).get_by_role("radio")
+    assert [heads.nth(i).inner_text().strip() for i in range(4)] == ["1", "2", "3", "4"]  # counted from 1
 
     choose(page, "Query word", "one")
-    choose(page, "Head (from 0)", "3")
+    choose(page, "Head", "4")
     row = lessons.row_by_hand(result, 4, 3)
     values = harness.metrics(page)
     assert values["Max, taken off"] == f"{row.shift:.4f}"
     assert values["Sum of exps"] == f"{row.total:.4f}"
     assert values["Row sum"] == f"{row.weights.sum():.4f}"
-    assert page.get_by_text("Query one (word 5), head 3 of 4.").is_visible()
+    assert page.get_by_text("Query one (word 5), head 4 of 4.").is_visible()
     fits_a_phone(page)
 
     page.get_by_role("link", name="Open the Lab in this state").click()

@@ -50,18 +50,18 @@ def test_worked_example_d_model_4_two_heads_three_words():
     assert result.tokens == ("cat", "dog", "car")
     assert result.context.shape == (3, 4)
     assert lessons.head_columns(4, 2)[1].start == 2
-    assert [lessons.span(b) for b in lessons.head_columns(4, 2)] == ["0–1", "2–3"]
+    assert [lessons.span(b) for b in lessons.head_columns(4, 2)] == ["1–2", "3–4"]  # as the screen counts
     table = lessons.concat_table(result)
-    assert list(table) == ["word", "col 0 · head 0", "col 1 · head 0", "col 2 · head 1", "col 3 · head 1"]
+    assert list(table) == ["word", "col 1 · head 1", "col 2 · head 1", "col 3 · head 2", "col 4 · head 2"]
     np.testing.assert_array_equal(np.array([table[k] for k in list(table)[1:]]).T, result.context)
-    np.testing.assert_array_equal(np.array([table["col 2 · head 1"], table["col 3 · head 1"]]).T,
+    np.testing.assert_array_equal(np.array([table["col 3 · head 2"], table["col 4 · head 2"]]).T,
                                   result.per_head_context[1])
 
 
 def test_span_reads_like_the_lesson():
-    assert lessons.span(range(0, 3)) == "0–2"
-    assert lessons.span(range(9, 12)) == "9–11"
-    assert lessons.span(range(5, 6)) == "5"
+    assert lessons.span(range(0, 3)) == "1–3"
+    assert lessons.span(range(9, 12)) == "10–12"
+    assert lessons.span(range(5, 6)) == "6"
 
 
 # --- what W_o does ----------------------------------------------------------------------------------

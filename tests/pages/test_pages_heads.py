@@ -59,17 +59,17 @@ def test_many_heads_default_shows_four_maps_that_are_the_core_heads(heads_page):
     at = heads_page
     result = compute(Settings(causal=True, heads=4))
     maps = specs(at)[:4]
-    spans = ["0–2", "3–5", "6–8", "9–11"]
+    spans = ["1–3", "4–6", "7–9", "10–12"]
     for head, spec in enumerate(maps):
         z = array(spec["data"][0]["z"])
         expected = np.where(result.blocked[head], np.nan, result.weights[head])
         np.testing.assert_allclose(z, expected, rtol=0, atol=1e-15)
-        assert spec["layout"]["title"]["text"] == f"head {head} → concat columns {spans[head]}"
+        assert spec["layout"]["title"]["text"] == f"head {head + 1} → concat columns {spans[head]}"
     assert "d_head = d_model / h = 12 / 4 = 3 columns per head." in texts(at)
-    assert "head 0 → columns 0–2, head 1 → columns 3–5, head 2 → columns 6–8, head 3 → columns 9–11" in texts(at)
+    assert "head 1 → columns 1–3, head 2 → columns 4–6, head 3 → columns 7–9, head 4 → columns 10–12" in texts(at)
 
 
-@pytest.mark.parametrize(("heads", "spans"), [(1, ["0–11"]), (2, ["0–5", "6–11"]), (3, ["0–3", "4–7", "8–11"])])
+@pytest.mark.parametrize(("heads", "spans"), [(1, ["1–12"]), (2, ["1–6", "7–12"]), (3, ["1–4", "5–8", "9–12"])])
 def test_many_heads_follows_the_head_count(heads, spans):
     at = open_page(MANY_HEADS)
     at.segmented_control(key="heads.h").set_value(heads)
@@ -84,7 +84,7 @@ def test_many_heads_follows_the_head_count(heads, spans):
     assert f"12 / {heads} = {12 // heads} columns per head" in texts(at)
     concat = charts[heads]
     np.testing.assert_allclose(array(concat["data"][0]["z"]), result.context, rtol=0, atol=1e-15)
-    assert [a["text"] for a in concat["layout"]["annotations"]] == [f"head {h}" for h in range(heads)]
+    assert [a["text"] for a in concat["layout"]["annotations"]] == [f"head {h + 1}" for h in range(heads)]
     edges = [(shape["x0"], shape["x1"]) for shape in concat["layout"]["shapes"]]
     assert edges == [(h * 12 // heads - 0.5, (h + 1) * 12 // heads - 0.5) for h in range(heads)]
 
@@ -98,17 +98,17 @@ def test_concat_and_w_o_panels_hold_the_core_numbers(heads_page):
     np.testing.assert_allclose(with_w_o, lessons.head_shares(lessons.head_contributions(result)), atol=1e-15)
     np.testing.assert_array_equal(without, np.repeat(np.eye(4), 3, axis=1))
     assert (with_w_o > 0).all()
-    assert "In W_o, rows 0–2 weigh head 0's numbers, rows 3–5 weigh head 1's numbers" in texts(at)
+    assert "In W_o, rows 1–3 weigh head 1's numbers, rows 4–6 weigh head 2's numbers" in texts(at)
 
 
-def test_worked_example_is_three_by_four_and_head_one_starts_at_column_two(heads_page):
+def test_worked_example_is_three_by_four_and_head_two_starts_at_column_three(heads_page):
     at = heads_page
     worked = compute(Settings(sentence="cat dog car", d_model=4, heads=2))
     frame = at.dataframe[0].value
-    assert list(frame.columns) == ["word", "col 0 · head 0", "col 1 · head 0", "col 2 · head 1", "col 3 · head 1"]
+    assert list(frame.columns) == ["word", "col 1 · head 1", "col 2 · head 1", "col 3 · head 2", "col 4 · head 2"]
     assert list(frame["word"]) == ["cat", "dog", "car"]
     np.testing.assert_allclose(frame.iloc[:, 1:].to_numpy(dtype=float), worked.context, rtol=0, atol=1e-15)
-    assert "Concat has shape **(3, 4)**, and head 1's numbers begin at **column 2**." in texts(at)
+    assert "Concat has shape **(3, 4)**, and head 2's numbers begin at **column 3**." in texts(at)
 
 
 def test_cost_counter_shows_equal_cost_for_h_heads_and_one_wide_head(heads_page):
@@ -253,7 +253,7 @@ def test_by_hand_default_without_the_lab(hand_page):
     at = hand_page
     settings = Settings(causal=True, heads=2, dropout=0.1)
     check_row(at, settings, query=2, head=0)
-    assert "Query **starts** (word 3), head 0 of 2." in texts(at)
+    assert "Query **starts** (word 3), head 1 of 2." in texts(at)
     assert metrics(at)["Dropout scale"] == "1.1111"
     assert lab_link(at) == {"causal": "1", "heads": "2", "p": "0.1", "row": "3"}
 
