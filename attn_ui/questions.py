@@ -114,16 +114,24 @@ def _unchanged_rows() -> int:
     return pick(((1,), (6,), (), tuple(range(1, 7))), same)
 
 
+def _earlier_rows_move(route: str) -> bool:
+    """Change the last word with the causal mask on: does any earlier row's output move?"""
+    base = compute(Settings(causal=True, route=route))
+    other = compute(Settings(sentence="Your journey starts with one leap", causal=True, route=route))
+    return not np.allclose(base.output[:-1], other.output[:-1], rtol=0, atol=1e-12)
+
+
 def _neg_inf_claims() -> int:
     scores = compute(Settings()).scores  # (h, T, T) before any mask
     blocked = maths.causal_mask(scores.shape[-1])  # (T, T)
     neg_inf = maths.apply_route(scores, blocked, "neg_inf")
     zero_after = maths.apply_route(scores, blocked, "zero_after")
     renormalized = maths.apply_route(scores, blocked, "renormalize")
-    one_step = np.allclose(neg_inf.sum(-1), 1) and bool((zero_after.sum(-1) < 1 - 1e-9).any())
-    leaks = bool((zero_after[:, blocked] > 0).any())
+    one_step = (np.allclose(neg_inf.sum(-1), 1) and bool((zero_after.sum(-1) < 1 - 1e-9).any())
+                and not _earlier_rows_move("neg_inf") and _earlier_rows_move("zero_after"))
+    zero_after_safe = not _earlier_rows_move("zero_after")
     different = not np.allclose(neg_inf, renormalized)
-    return only_true(one_step, leaks, different)
+    return only_true(one_step, zero_after_safe, different)
 
 
 def _no_leak_claims() -> int:
@@ -206,10 +214,11 @@ def _concat_shape() -> int:
     return pick(((3, 2), (2, 3, 2), (3, 4), (6, 2)), maths.merge_heads(per_head).shape)
 
 
-def _head_one_column() -> int:
-    per_head = np.arange(2.0)[:, None, None] * np.ones((2, 3, 2))  # (h, T, dh), every number = its head
+def _head_two_column() -> int:
+    per_head = np.arange(2.0)[:, None, None] * np.ones((2, 3, 2))  # (h, T, dh), every number = its head index
     row = maths.merge_heads(per_head)[0]  # (d,)
-    return pick((1, 2, 3, 4), int(np.flatnonzero(row == 1)[0]))
+    column_number = int(np.flatnonzero(row == 1)[0]) + 1  # the second head's first column, counted from 1
+    return pick((2, 3, 4, 5), column_number)
 
 
 def _d_head(d_model: int, heads: int, values: tuple[int, ...]) -> Callable[[], int]:
@@ -245,8 +254,8 @@ def _multi_head_claims() -> int:
 
 def _whole_word_claims() -> int:
     w_q = maths.projection_matrices(0, 4, 2)[0]  # (3, d): rows are input numbers, columns of Q
-    head_zero = w_q[:, :2]  # (3, dh) the columns head 0 uses
-    uses_every_input = bool((np.abs(head_zero) > 0).all(axis=1).all())
+    first_head = w_q[:, :2]  # (3, dh) the columns head 1 uses
+    uses_every_input = bool((np.abs(first_head) > 0).all(axis=1).all())
     return only_true(not uses_every_input, uses_every_input)
 
 
@@ -381,7 +390,9 @@ CAUSAL = (
         explanation="The last word may look at every word, so the mask removes nothing from its row and its "
         "weights stay the same. Every other row loses its future cells, and the softmax shares the whole "
         "weight among the words that remain, so those rows change. Row 1 changes the most: from six words to "
-        "all of its weight on itself.",
+        "all of its weight on itself. If a lesson told you the top row never changes, it meant with the mask "
+        "on: row 1 then always puts all its weight on itself; compared with no mask, it is the row that "
+        "changes most.",
         lab=LabLink("Open the Lab on row 6 with the mask on", {"causal": True}, {"row": "6"}),
         check=_unchanged_rows,
     ),
@@ -391,11 +402,12 @@ CAUSAL = (
         prompt="Why are blocked scores set to −∞ *before* the softmax, instead of zeroing the blocked weights "
         "*after* it?",
         options=(
-            Option("The softmax then gives them exactly 0 and the open cells of each row still add up to 1; "
-                   "zeroing afterwards leaves rows that add up to less than 1."),
-            Option("Zeroing after the softmax would still let the future leak into the output.",
-                   "Zeroed weights pass nothing on either. What goes wrong is that the rows no longer add up "
-                   "to 1."),
+            Option("The softmax then leaves the later words out entirely: each row adds up to 1 and no earlier "
+                   "output depends on them. Zeroing afterwards leaves rows below 1 that still depend on them."),
+            Option("Both routes are equally safe: a zeroed weight passes nothing on, so no later word can "
+                   "change an earlier output.",
+                   "The zeroed weights pass nothing on, but the weights that are kept were divided by a sum "
+                   "that counted the later words. Change a later word and the earlier rows move."),
             Option("The two routes give different weights even when each row is divided by its new sum.",
                    "After that extra division both routes give identical weights; −∞ simply gets there in one "
                    "step."),
@@ -403,8 +415,9 @@ CAUSAL = (
         answer=0,
         explanation="$e^{-\\infty}$ is 0, so a −∞ score drops out of the softmax: the blocked cell gets weight 0 and "
         "the row is normalised over the open cells alone. Take the softmax first and its denominator has "
-        "already counted the future; zeroing those weights afterwards leaves a row that sums to less than 1, "
-        "and it needs an extra division by its new total. Masking first does it all in one step.",
+        "already counted the future; zeroing those weights afterwards leaves a row that sums to less than 1 "
+        "and whose kept weights still move when a later word changes. Dividing by the new total repairs "
+        "both; masking first does it all in one step.",
         lab=LabLink("See the rows that no longer add up to 1", {"causal": True, "route": "zero_after"}),
         check=_neg_inf_claims,
     ),
@@ -445,9 +458,10 @@ PADDING = (
                                   "less than 1.40 + 1.05."),
         ),
         answer=1,
-        explanation="A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The PAD gets "
-        "1 / (1.40 + 1.05 + 1) = 1 / 3.45 ≈ 0.29 of the weight, more than the second word gets. Only −∞ "
-        "becomes exactly 0 after the exponential, which is why blocked scores must be −∞.",
+        explanation="A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The sum is "
+        "$e^{0.34} + e^{0.05} + 1 \\approx 3.46$, so the PAD gets 1 / 3.46 ≈ 0.29 of the weight, against 0.30 "
+        "for the second word and 0.41 for the first. Only −∞ becomes exactly 0 after the exponential, which "
+        "is why blocked scores must be −∞.",
         lab=LabLink("See the trap in the Lab", {"padded": (5, 6), "route": "zero_score"}),
         check=_zero_score_percent,
     ),
@@ -498,8 +512,8 @@ PADDING = (
     Question(
         id="pad-one-open-cell",
         section="padding",
-        prompt="Now turn the causal mask back on. Padding sits at the end of a sentence, so pad any number of "
-        "the last words. Which row always has exactly one open cell?",
+        prompt="With the causal mask on, pad any number of the last words of the 6-word sentence (padding sits "
+        "at the end of a sentence). Which row always has exactly one open cell?",
         options=(
             Option("Row 1 (the first word)"),
             Option("Row 6 (the last word)",
@@ -593,26 +607,26 @@ HEADS = (
                              "the heads side by side."),
         ),
         answer=2,
-        explanation="Concat keeps one row per word, so 3 rows. Each row holds head 0’s 2 numbers followed by "
-        "head 1’s 2 numbers: 4 columns, which is d_model again.",
+        explanation="Concat keeps one row per word, so 3 rows. Each row holds head 1’s 2 numbers followed by "
+        "head 2’s 2 numbers: 4 columns, which is d_model again.",
         check=_concat_shape,
     ),
     Question(
         id="heads-start-column",
         section="heads",
-        prompt="In that concat, head 0 comes first. Counting columns from 0, at which column does head 1’s "
-        "output start?",
+        prompt="Take 3 words, d_model = 4 and 2 heads: each head gives 2 numbers a word, and concat is (3, 4) "
+        "with head 1 first. Counting columns from 1, at which column does head 2’s output start?",
         options=(
-            Option("Column 1", "Column 1 still belongs to head 0, which fills columns 0 and 1."),
-            Option("Column 2"),
-            Option("Column 3", "Column 3 is head 1’s second column."),
-            Option("Column 4", "There is no column 4: concat has columns 0 to 3."),
+            Option("Column 2", "Column 2 still belongs to head 1, which fills columns 1 and 2."),
+            Option("Column 3"),
+            Option("Column 4", "Column 4 is head 2’s second column."),
+            Option("Column 5", "There is no column 5: concat has columns 1 to 4."),
         ),
         answer=1,
-        explanation="Head 0 fills columns 0 and 1, so head 1 starts right after it, at column 2, and fills "
-        "columns 2 and 3. In general head i starts at column i × d_head.",
+        explanation="Head 1 fills columns 1 and 2, so head 2 starts right after it, at column 3, and fills "
+        "columns 3 and 4. In general head n starts at column (n − 1) × d_head + 1.",
         lab=LabLink("Lab: d_model 4, 2 heads, head 2", {"d_model": 4, "heads": 2, "view": 2}),
-        check=_head_one_column,
+        check=_head_two_column,
     ),
     Question(
         id="heads-d-head-512",
@@ -704,24 +718,24 @@ HEADS = (
     Question(
         id="heads-whole-word",
         section="heads",
-        prompt="With d_model = 4 and 2 heads, head 0 uses columns 0 and 1 of Q, K and V. "
-        "Does head 0 see only half of each word?",
+        prompt="With d_model = 4 and 2 heads, head 1 uses columns 1 and 2 of Q, K and V. "
+        "Does head 1 see only half of each word?",
         options=(
-            Option("Yes: head 0 reads input numbers 0 and 1 of each word, head 1 reads 2 and 3.",
+            Option("Yes: head 1 reads input numbers 1 and 2 of each word, head 2 reads 3 and 4.",
                    "The split is made after the projection, on Q, K and V, not on the word’s input numbers."),
-            Option("No: each column of Q = X @ W_Q mixes all of a word’s input numbers, so head 0 uses all "
+            Option("No: each column of Q = X @ W_Q mixes all of a word’s input numbers, so head 1 uses all "
                    "of them."),
         ),
         answer=1,
         explanation="The split happens after the projection. Q = X @ W_Q builds every column of Q from every "
-        "number of the word, so head 0’s two columns already depend on the whole word. Only in a toy where "
+        "number of the word, so head 1’s two columns already depend on the whole word. Only in a toy where "
         "W_Q is the identity are Q’s columns the same as X’s.",
         check=_whole_word_claims,
     ),
     Question(
         id="heads-w-o",
         section="heads",
-        prompt="After concat, head 0’s numbers sit in columns 0–1 and head 1’s in columns 2–3. "
+        prompt="After concat, head 1’s numbers sit in columns 1–2 and head 2’s in columns 3–4. "
         "What lets every output number use both heads?",
         options=(
             Option("The output projection W_O: each output column mixes all concat columns."),
@@ -732,7 +746,7 @@ HEADS = (
         ),
         answer=0,
         explanation="Concat only places the heads side by side. W_O is a d_model × d_model matrix, so each "
-        "output column is a weighted sum of all concat columns, from head 0 and head 1 alike. Leave it out "
+        "output column is a weighted sum of all concat columns, from head 1 and head 2 alike. Leave it out "
         "and each head’s result stays locked in its own columns.",
         check=_w_o_claims,
     ),

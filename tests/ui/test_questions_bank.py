@@ -53,7 +53,7 @@ FACTS = {
     "pad-one-open-cell": "Row 1 (the first word)",
     "causal-same-row": "Row 6 (step)",
     "heads-concat-shape": "(3, 4)",
-    "heads-start-column": "Column 2",
+    "heads-start-column": "Column 3",
     "heads-d-head-512": "64",
     "heads-gpt2": "64",
     "heads-lab-d-head": "3",
