@@ -260,8 +260,16 @@ class RowTimesValues:
 
     @property
     def future_value_size(self) -> float:
-        """The largest number in the future value vectors: they are not zero."""
+        """The size of the largest number in the future value vectors: they are not zero."""
         return float(np.abs(self.values[self.future]).max()) if self.future.any() else 0.0
+
+    @property
+    def future_value_largest(self) -> float:
+        """That number with its sign: the future value entry largest in size, as a cell of V shows it."""
+        if not self.future.any():
+            return 0.0
+        later = self.values[self.future].ravel()  # (n * dh,)
+        return float(later[np.argmax(np.abs(later))])
 
     @property
     def future_term_size(self) -> float:

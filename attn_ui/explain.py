@@ -10,12 +10,12 @@ from attn_core import Result
 from attn_ui.text import md_escape
 
 
-def kpi_values(result: Result) -> dict[str, str]:
-    """The KPI tiles, label -> value, in the order they are shown."""
+def kpi_values(result: Result, score_tensor: bool = True) -> dict[str, str]:
+    """The KPI tiles, label -> value, in the order they are shown; the scenes leave the score tensor out."""
     s = result.settings
     view = result.view_index
     sums = result.row_sums[view]
-    return {
+    values = {
         "Sees future?": "Yes" if result.sees_future else "No",
         "Masked cells": str(result.masked_cells),
         "Padding-blocked cells": str(result.padding_cells),
@@ -23,15 +23,22 @@ def kpi_values(result: Result) -> dict[str, str]:
         "d_head": f"{s.d_model} / {s.heads} = {s.d_head}",
         "Row sums": f"{sums.min():.2f}–{sums.max():.2f}",
     }
+    if score_tensor:
+        values["Score tensor"] = f"{'×'.join(map(str, result.score_shape))} · {result.score_bytes:,} B"
+    return values
 
 
 KPI_HELP = MappingProxyType({  # read-only: shared by every session
-    "Sees future?": "Does any query give weight to a key that comes after it?",
+    "Sees future?": "Does any output of this head change when a later word changes? The future gets in through a "
+                    "weight above 0, or, when blocked weights are zeroed after the softmax, through the "
+                    "softmax's sum, which still counts the later words' scores.",
     "Masked cells": "Cells blocked for this head: by the causal mask, by padding, or both.",
     "Padding-blocked cells": "Cells whose key is a PAD token (a whole column each).",
     "Dropped cells": "Legal cells set to 0 by dropout in this head (training only).",
     "d_head": "Each head works on d_model / heads numbers.",
     "Row sums": "Smallest and largest sum of a row of weights in this head.",
+    "Score tensor": "Its shape (B, h, T, T) with one sentence, and its bytes in float32: T×T grows with the "
+                    "square of the sentence length.",
 })
 
 

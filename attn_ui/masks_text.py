@@ -19,6 +19,12 @@ from attn_core.masks_lessons import (
 )
 from attn_ui.text import md_escape
 
+
+def signed(value: float) -> str:
+    """Two decimals with the minus sign the figures print (−, not -)."""
+    return f"{value:.2f}".replace("-", "−")
+
+
 # --- page 1: peeking ------------------------------------------------------------------------------
 
 PEEK_INTRO = """
@@ -67,8 +73,8 @@ PEEK_FAILURES = """
 
 PEEK_TASK = (
     "The Lab below opens with the causal mask on and blocked weights zeroed *after* the softmax. Which row "
-    "still sums to 1, and why that one? Then pick the route *blocked score set to 0* under **More** and "
-    "watch **Sees future?**."
+    "still sums to 1, and why that one? **Sees future?** says Yes although every later word has weight 0: "
+    "why? Then pick the route *−∞ before softmax* under **More** and watch it change."
 )
 
 
@@ -127,9 +133,10 @@ def routes_caption(rows: RouteRows) -> str:
     return (
         f"{blocked} of this row's cells are blocked. −∞ before the softmax sums to {names['neg_inf']:.2f}, and "
         f"zeroing then renormalizing gives {'the very same weights' if same else 'different weights'}. Zeroing "
-        f"after the softmax leaves a sum of {names['zero_after']:.2f}. The trap sums to "
-        f"{names['zero_score']:.2f} but hands {leaked['zero_score']:.2f} of it to blocked keys: with the mask "
-        "on, the Lab's **Sees future?** says *Yes* for this route."
+        f"after the softmax leaves a sum of {names['zero_after']:.2f}, and its kept weights still depend on the "
+        f"blocked scores through the softmax's sum. The trap sums to {names['zero_score']:.2f} but hands "
+        f"{leaked['zero_score']:.2f} of it to blocked keys. With the mask on, the Lab's **Sees future?** says "
+        "*Yes* for both."
     )
 
 
@@ -151,8 +158,9 @@ def values_caption(terms: RowTimesValues) -> str:
     if later == 0:
         return f"**{word}** is the last word: nothing comes after it. Pick an earlier row."
     return (
-        f"Row **{word}**: the {later} later words still have value vectors (their largest number is "
-        f"{terms.future_value_size:.2f}), yet their largest term in the sum is {terms.future_term_size:.2f}."
+        f"Row **{word}**: the {later} later words still have value vectors (the number largest in size among "
+        f"them is {signed(terms.future_value_largest)}), yet their largest term in the sum is "
+        f"{terms.future_term_size:.2f}."
     )
 
 

@@ -21,9 +21,13 @@ def show_notes(notes: Iterable[str]) -> None:
         st.info("  \n".join(notes), icon=":material/info:")
 
 
-def kpi_tiles(result: Result, columns: int = 1) -> None:
-    """The Lab's KPI tiles, `columns` to a row (one stacked column beside the map in projector mode)."""
-    metric_tiles(kpi_values(result), columns, helps=KPI_HELP)
+def kpi_tiles(result: Result, columns: int = 1, score_tensor: bool = True) -> None:
+    """The Lab's KPI tiles, `columns` to a row (one stacked column beside the map in projector mode).
+
+    A lecture scene leaves out the score tensor: its story never needs it, and two columns of seven tiles
+    would not fit a 1280x720 projector.
+    """
+    metric_tiles(kpi_values(result, score_tensor), columns, helps=KPI_HELP)
 
 
 def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, str] | None = None) -> None:

@@ -82,8 +82,9 @@ SCENES: tuple[Scene, ...] = (
     Scene(
         "Dropout 0.5 while training",
         CAUSAL.replace(dropout=0.5),
-        "Half of the legal weights are set to 0 (cells marked *drop*) and the survivors are doubled "
-        "(× 1 / (1 − 0.5)), so a row now sums to anything from **0.00** to **2.00**, 1 on average.",
+        "Each legal weight is dropped with chance p = 0.5, and in this pattern **7** of the 21 are set to 0 "
+        "(cells marked *drop*); the survivors are doubled (× 1 / (1 − 0.5)), so the rows sum to **0.00** to "
+        "**2.00**, 1 on average over many patterns.",
         row=2,
     ),
     Scene(

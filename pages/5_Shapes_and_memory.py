@@ -40,5 +40,5 @@ st.markdown("FlashAttention computes the same output (up to rounding) without ev
             "finished, and only the (B, h, T, d_head) output is written out; training recomputes the tiles it needs "
             "instead of storing them. The work is still quadratic in T; the memory is not.")
 quiz.inline_question("shapes-double-context")
-try_it("Open the Lab and type a longer sentence (up to 16 words): watch the map, and the score tensor, grow as T×T.",
-       settings)
+try_it("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "
+       "**Score tensor** tile shows its shape and bytes.", settings)

@@ -26,7 +26,7 @@ story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):
     st.subheader(scene.title, anchor=False)
     st.markdown(scene.narration)
-    panels.kpi_tiles(result, columns=2)
+    panels.kpi_tiles(result, columns=2, score_tensor=False)
     view = classroom.view_keys(row, projector)
     lab_button(scene.settings, "Open in the Lab", **view)
     classroom.projector_switch(PROJECTOR_KEY, write_url=True)

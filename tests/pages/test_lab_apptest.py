@@ -39,7 +39,7 @@ def test_default_lab_shows_the_six_words_unmasked():
     at = run_lab()
     assert kpis(at) == {
         "Sees future?": "Yes", "Masked cells": "0", "Padding-blocked cells": "0", "Dropped cells": "0",
-        "d_head": "12 / 1 = 12", "Row sums": "1.00–1.00",
+        "d_head": "12 / 1 = 12", "Row sums": "1.00–1.00", "Score tensor": "1×1×6×6 · 144 B",
     }
     weights, _ = shown_weights(at)
     np.testing.assert_allclose(weights, compute(Settings()).weights[0])
@@ -155,7 +155,7 @@ def test_a_link_with_state_reproduces_it_exactly():
 def test_a_bad_link_gives_one_friendly_note_and_a_valid_state(query, needle):
     at = run_lab(**query)
     assert len(at.info) == 1 and needle in at.info[0].value
-    assert len(at.metric) == 6 and len(at.get("plotly_chart")) == 1
+    assert len(at.metric) == 7 and len(at.get("plotly_chart")) == 1
 
 
 def test_a_custom_sentence_with_markup_stays_literal():

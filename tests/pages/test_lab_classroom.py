@@ -139,7 +139,7 @@ def shows_scene(at: AppTest, number: int) -> None:
     assert [s.value for s in at.subheader] == [scene.title]
     assert scene.narration in [m.value for m in at.markdown]
     assert any(m.value == f"**Scene {number} of {len(SCENES)}**" for m in at.markdown)
-    assert {m.label: m.value for m in at.metric} == kpi_values(compute(scene.settings))
+    assert {m.label: m.value for m in at.metric} == kpi_values(compute(scene.settings), score_tensor=False)
     shapes = layout(at).get("shapes", [])
     assert [shape["y0"] + 0.5 for shape in shapes] == ([] if scene.row is None else [scene.row - 1])
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
 from attn_core import masks_lessons as lessons
-from attn_ui import figures
+from attn_ui import figures, masks_text
 from attn_ui import masks_figures as mf
 from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
 
@@ -113,7 +113,8 @@ def check_routes_and_values(at: AppTest, row: int) -> None:
     np.testing.assert_allclose(array(products["z"]), np.vstack([terms.terms, terms.context[None]]))
     assert (array(products["z"])[row + 1 : -1] == 0).all()
     if row < 5:
-        assert f"their largest number is {terms.future_value_size:.2f}), yet their largest term in the sum is 0.00" in (
+        largest = masks_text.signed(terms.future_value_largest)
+        assert f"the number largest in size among them is {largest}), yet their largest term in the sum is 0.00" in (
             text(at)
         )
         assert f"after the softmax leaves a sum of {rows.sums[1]:.2f}" in text(at)
