@@ -1,0 +1,81 @@
+"""The audit of issue 13, item by item: each sentence it found false or misleading, held to the core."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from attn_core import Settings, compute
+from attn_core import masks_lessons as lessons
+from attn_ui import masks_text, questions
+from attn_ui.explain import KPI_HELP, kpi_values
+from attn_ui.questions import BY_ID
+from attn_ui.scenes import SCENES
+from tests.ui.text_banks import sources
+
+
+def test_item1_causal_neg_inf_has_one_true_option():
+    question = BY_ID["causal-neg-inf"]
+    zero_after_moves = questions._earlier_rows_move("zero_after")
+    assert zero_after_moves and not questions._earlier_rows_move("neg_inf")
+    claims = [True, not zero_after_moves, False]  # B claims zero_after cannot move an earlier output
+    assert "no later word can change an earlier output" in question.options[1].text
+    assert [i for i, claim in enumerate(claims) if claim] == [question.answer] == [question.check()]
+
+
+def test_item2_pad_share_is_compared_with_the_core_weights():
+    shares = lessons.worked_example().with_zero_score
+    explanation = BY_ID["pad-zero-trap"].explanation
+    assert "more than the second word" not in explanation
+    assert f"≈ {shares[2]:.2f} of the weight, against {shares[1]:.2f} for the second word" in explanation
+
+
+def test_item3_sees_future_help_names_the_sum_and_the_lab_says_yes_under_zero_after():
+    assert "softmax's sum" in KPI_HELP["Sees future?"]
+    assert kpi_values(compute(Settings(causal=True, route="zero_after")))["Sees future?"] == "Yes"
+    assert "Sees future?** says Yes" in masks_text.PEEK_TASK
+
+
+def test_item4_dropout_scene_gives_the_measured_count():
+    result = compute(SCENES[8].settings)
+    legal = int((~result.blocked[0]).sum())
+    assert "Half" not in SCENES[8].narration
+    assert f"**{result.dropped_cells}** of the {legal} are set to 0" in SCENES[8].narration
+
+
+def test_item5_tasks_are_doable_where_they_point():
+    assert "back on" not in BY_ID["pad-one-open-cell"].prompt
+    long = compute(Settings(sentence=" ".join("abcdefghijklmnop"), heads=4))
+    assert kpi_values(long)["Score tensor"] == "1×4×16×16 · 4,096 B" == (
+        f"{'×'.join(map(str, long.score_shape))} · {long.score_bytes:,} B")
+
+
+@pytest.mark.parametrize("pattern", [r"\bhead 0\b", r"\bfrom 0\b", r"\bhead i\b"])
+def test_item6_nothing_on_screen_counts_heads_from_zero(pattern: str):
+    hits = [key for key, text in sources().items() if re.search(pattern, text, re.IGNORECASE)]
+    assert hits == []
+
+
+def test_item7_same_row_question_reconciles_with_the_lesson():
+    explanation = BY_ID["causal-same-row"].explanation
+    assert "row 1 then always puts all its weight on itself" in explanation
+    change = np.abs(compute(Settings()).weights[0] - compute(Settings(causal=True)).weights[0]).sum(axis=1)
+    assert int(np.argmax(change)) == 0 and "it is the row that changes most" in explanation
+
+
+def test_item8_one_sum_rounded_once_and_signed_values():
+    example = lessons.worked_example()
+    assert f"1 / {example.total:.2f}" in BY_ID["pad-zero-trap"].explanation
+    assert f"the sum is {example.total:.2f}" in masks_text.worked_example_text(example)
+    terms = lessons.row_times_values(compute(Settings(causal=True, d_model=4)), 2)
+    largest = terms.future_value_largest
+    assert abs(largest) == terms.future_value_size and largest < 0  # the cell reads −1.21 on this row
+    assert f"largest in size among them is {masks_text.signed(largest)}" in masks_text.values_caption(terms)
+
+
+def test_item9_concat_question_states_its_own_sizes():
+    prompt = BY_ID["heads-start-column"].prompt
+    assert "In that concat" not in prompt
+    assert "3 words, d_model = 4 and 2 heads" in prompt and "Counting columns from 1" in prompt
