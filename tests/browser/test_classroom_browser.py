@@ -150,7 +150,7 @@ def test_a_scene_link_opened_directly_on_a_fresh_server_then_next_back_and_the_c
             settle(page)
             scene = SCENES[3]
             assert address(page) == {**scene.settings.to_query(), "row": str(scene.row)}
-            assert harness.metrics(page) == kpi_values(compute(scene.settings), score_tensor=False)
+            assert harness.metrics(page) == kpi_values(compute(scene.settings))  # the Lab: all seven tiles
         finally:
             context.close()
 
