@@ -1,20 +1,21 @@
-"""One frozen Settings object: every choice a student can make, and its round trip through the URL.
+"""One frozen Settings object: every choice a student can make, each declared once.
 
-The URL is part of the product: a lecturer can write `?causal=1&heads=4&pad=5,6` by hand. Reading a URL
-never raises; whatever cannot be used is replaced by a valid value and explained in a plain note.
+Each field carries its URL key, how its URL value is read (`kind`), the allowed values and a one-line reason.
+Everything else is derived from that one declaration: the URL form (`to_query`), the lenient reading of a
+link (`attn_core.query`), the Lab's widget keys and the README's table of keys.
+
+The URL is part of the product: a lecturer can write `?causal=1&heads=4&pad=5,6` by hand.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from attn_core.errors import SettingsError
-from attn_core.tokens import DEFAULT_SENTENCE, tokenize
+from attn_core.tokens import DEFAULT_SENTENCE, MAX_TOKENS, MAX_WORD_CHARS, tokenize
 
 ROUTES = ("neg_inf", "zero_after", "renormalize", "zero_score")
 ROUTE_NAMES = MappingProxyType({  # read-only: module globals are shared by every session
@@ -44,21 +45,45 @@ def head_error(heads: int, d_model: int) -> str:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything that decides what the app computes; hashable, so it keys the cache."""
+class UrlKey:
+    """How one Settings field lives in the address bar."""
 
-    sentence: str = DEFAULT_SENTENCE  # white-space separated words, 1 to 16
-    causal: bool = False  # block every key after the query (the future)
-    padded: tuple[int, ...] = ()  # 1-based word positions that are PAD tokens
-    heads: int = 1  # number of heads h; must divide d_model
-    view: int = 1  # 1-based head shown in the Lab
-    d_model: int = 12  # model width d; each head gets d_head = d_model / heads
-    dropout: float = 0.0  # p, the share of attention weights dropped while training
-    training: bool = True  # dropout acts only in training; inference ignores p
-    route: str = "neg_inf"  # how blocked cells are removed (see ROUTES)
-    seed: int = 0  # draws the projection matrices W_q, W_k, W_v, W_o
-    roll: int = 0  # which dropout pattern: a re-roll changes it, the maps stay
-    rescale: bool = True  # multiply dropout survivors by 1 / (1 - p); False is the classic bug
+    key: str  # the URL key
+    kind: str  # how its value is read and written: see attn_core.query.READERS and FORMATS below
+    meaning: str  # one line: what it decides
+    values: str  # the values a link may give
+
+
+def setting(default: Any, key: str, kind: str, meaning: str, values: str) -> Any:
+    """A Settings field declared with its URL key: the one place a setting is described."""
+    return field(default=default, metadata={"url": UrlKey(key, kind, meaning, values)})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides what the app computes; hashable, so it keys the cache.
+
+    Fields are declared in the order a link is read: the sentence before PAD positions, d_model before heads,
+    heads before the head in view.
+    """
+
+    sentence: str = setting(DEFAULT_SENTENCE, "s", "sentence", "a custom sentence",
+                            f"1 to {MAX_TOKENS} words of at most {MAX_WORD_CHARS} characters")
+    causal: bool = setting(False, "causal", "flag", "causal mask: block every key after its query", "`0`/`1`")
+    padded: tuple[int, ...] = setting((), "pad", "positions", "PAD words, 1-based positions", "e.g. `5,6`")
+    d_model: int = setting(12, "d", "d_model", "d_model, the model width",
+                           ", ".join(f"`{d}`" for d in SUPPORTED_D_MODEL))
+    heads: int = setting(1, "heads", "heads", "number of heads h", "a divisor of `d`")
+    view: int = setting(1, "view", "view", "head shown, counted from 1", "`1`..`heads`")
+    dropout: float = setting(0.0, "p", "dropout", "dropout probability p on the weights",
+                             f"`0` to `{MAX_DROPOUT}` in steps of `{DROPOUT_STEP}`")
+    training: bool = setting(True, "train", "flag", "training (dropout acts) or inference (dropout off)", "`0`/`1`")
+    route: str = setting("neg_inf", "route", "route", "how blocked cells are removed",
+                         ", ".join(f"`{r}`" for r in ROUTES))
+    seed: int = setting(0, "seed", "whole", "seed of W_q, W_k, W_v, W_o", f"`0`..`{MAX_SEED}`")
+    roll: int = setting(0, "roll", "whole", "which dropout pattern (the re-roll button counts it up)",
+                        f"`0`..`{MAX_SEED}`")
+    rescale: bool = setting(True, "rescale", "flag", "multiply dropout survivors by 1/(1-p)", "`0`/`1`")
     tokens: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -98,252 +123,56 @@ class Settings:
 
     def to_query(self) -> dict[str, str]:
         """The URL form; keys at their default value are left out."""
-        plain = Settings().to_query_full()
-        return {key: value for key, value in self.to_query_full().items() if value != plain[key]}
+        return {f.key: url_text(f, getattr(self, f.name)) for f in FIELDS if getattr(self, f.name) != f.default}
 
     def to_query_full(self) -> dict[str, str]:
-        """Every key, defaults included (used to decide what to leave out)."""
-        return {
-            "causal": str(int(self.causal)),
-            "heads": str(self.heads),
-            "view": str(self.view),
-            "p": f"{self.dropout:g}",
-            "train": str(int(self.training)),
-            "pad": ",".join(map(str, self.padded)),
-            "route": self.route,
-            "d": str(self.d_model),
-            "seed": str(self.seed),
-            "roll": str(self.roll),
-            "rescale": str(int(self.rescale)),
-            "s": self.sentence,
-        }
+        """Every key, defaults included."""
+        return {f.key: url_text(f, getattr(self, f.name)) for f in FIELDS}
 
     @classmethod
-    def from_query(cls, params: Mapping[str, Any]) -> tuple[Settings, list[str]]:
+    def from_query(cls, params: Any) -> tuple[Settings, list[str]]:
         """Read a URL's query parameters; never raises. Returns valid settings and what was changed."""
-        return _QueryReader(params).read()
+        from attn_core.query import read_settings  # the lenient reader builds Settings: imported when used
+
+        return read_settings(params)
 
     @classmethod
     def coerce(cls, **values: Any) -> tuple[Settings, list[str]]:
-        """Like from_query, for values that are already Python objects (widgets, lesson pages)."""
-        return _QueryReader({k: v for k, v in values.items()}, typed=True).read()
+        """Like from_query, for values that are already Python objects (widgets, lesson pages), keyed by field."""
+        from attn_core.query import read_settings
+
+        return read_settings(values, typed=True)
 
 
-QUERY_KEYS = ("causal", "heads", "view", "p", "train", "pad", "route", "d", "seed", "roll", "rescale", "s")
-_FIELD_OF_KEY = MappingProxyType({
-    "causal": "causal",
-    "heads": "heads",
-    "view": "view",
-    "p": "dropout",
-    "train": "training",
-    "pad": "padded",
-    "route": "route",
-    "d": "d_model",
-    "seed": "seed",
-    "roll": "roll",
-    "rescale": "rescale",
-    "s": "sentence",
+@dataclass(frozen=True)
+class SettingField:
+    """One declared setting: its Settings field, URL key, default and reason."""
+
+    name: str
+    key: str
+    kind: str
+    default: Any
+    meaning: str
+    values: str
+
+
+FIELDS = tuple(
+    SettingField(f.name, default=f.default, **dataclasses.asdict(f.metadata["url"]))
+    for f in dataclasses.fields(Settings)
+    if "url" in f.metadata
+)
+FIELD_BY_KEY = MappingProxyType({f.key: f for f in FIELDS})
+FIELD_BY_NAME = MappingProxyType({f.name: f for f in FIELDS})
+QUERY_KEYS = tuple(f.key for f in FIELDS)
+
+# How a value of each kind is written in the URL (anything not listed: str()).
+FORMATS = MappingProxyType({
+    "flag": lambda value: str(int(value)),
+    "positions": lambda value: ",".join(map(str, value)),
+    "dropout": lambda value: f"{value:g}",
 })
-_KEY_OF_FIELD = MappingProxyType({f: k for k, f in _FIELD_OF_KEY.items()})
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
-_MAX_VALUE_CHARS = 2_000
 
 
-def _code(text: str) -> str:
-    """User text quoted for a Markdown note: a code span, where Markdown and Streamlit's extras stay literal."""
-    return "`" + repr(text).replace("`", "\u02cb") + "`"  # a backtick would end the span; show a look-alike
-
-
-class _QueryReader:
-    """Turns raw values into a valid Settings, one key at a time, collecting a note per change."""
-
-    def __init__(self, params: Mapping[str, Any], typed: bool = False) -> None:
-        self.notes: list[str] = []
-        self.raw: dict[str, Any] = {}
-        for key, value in params.items():
-            key = _KEY_OF_FIELD.get(key, key) if typed else key
-            if key not in _FIELD_OF_KEY:
-                continue  # other features' keys (mode, scene, ...) are not ours to judge
-            if isinstance(value, list | tuple) and not (typed and key == "pad"):
-                if not value:
-                    continue
-                if len(value) > 1:
-                    self.notes.append(f"`{key}` was given {len(value)} times; the last one was used.")
-                value = value[-1]
-            self.raw[key] = value
-        self.typed = typed
-
-    def read(self) -> tuple[Settings, list[str]]:
-        base = Settings()
-        sentence, tokens = self._sentence(base)
-        d_model = self._choice("d", SUPPORTED_D_MODEL, base.d_model, "d_model")
-        heads = self._heads(d_model, base.heads)
-        values = {
-            "sentence": sentence,
-            "causal": self._flag("causal", base.causal),
-            "padded": self._padded(len(tokens)),
-            "heads": heads,
-            "view": self._view(heads),
-            "d_model": d_model,
-            "dropout": self._dropout(base.dropout),
-            "training": self._flag("train", base.training),
-            "route": self._route(base.route),
-            "seed": self._whole("seed", base.seed),
-            "roll": self._whole("roll", base.roll),
-            "rescale": self._flag("rescale", base.rescale),
-        }
-        return Settings(**values), self.notes
-
-    # --- one reader per kind of value ---------------------------------------------------------------
-
-    def _text(self, key: str) -> str | None:
-        if key not in self.raw:
-            return None
-        value = self.raw[key]
-        text = value if isinstance(value, str) else str(value)
-        return text.strip()
-
-    def _sentence(self, base: Settings) -> tuple[str, tuple[str, ...]]:
-        if "s" not in self.raw:
-            return base.sentence, base.tokens
-        value = self.raw["s"]
-        text = value if isinstance(value, str) else str(value)
-        try:
-            tokens = tokenize(text[: _MAX_VALUE_CHARS * 10])
-        except SettingsError as error:
-            self.notes.append(f"{error} Showing the default sentence instead.")
-            return base.sentence, base.tokens
-        return " ".join(tokens), tokens
-
-    def _flag(self, key: str, default: bool) -> bool:
-        if key not in self.raw:
-            return default
-        value = self.raw[key]
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()[:20]
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        self.notes.append(f"`{key}` must be 0 or 1; it was set to {int(default)}.")
-        return default
-
-    def _number(self, key: str) -> float | None:
-        """The value as a finite number, or None (with a note) when it is not one."""
-        value = self.raw[key]
-        if isinstance(value, bool):
-            value = int(value)
-        if isinstance(value, int | float):
-            number = float(value)
-        else:
-            text = str(value).strip()[:40]
-            try:
-                number = float(text)
-            except ValueError:
-                number = math.nan
-        if not math.isfinite(number):
-            return None
-        return number
-
-    def _whole(self, key: str, default: int, low: int = 0, high: int = MAX_SEED) -> int:
-        if key not in self.raw:
-            return default
-        number = self._number(key)
-        if number is None or number != int(number):
-            self.notes.append(f"`{key}` must be a whole number; it was set to {default}.")
-            return default
-        if not low <= number <= high:
-            clamped = int(min(max(number, low), high))
-            self.notes.append(f"`{key}` must be between {low} and {high}; it was set to {clamped}.")
-            return clamped
-        return int(number)
-
-    def _choice(self, key: str, allowed: tuple[int, ...], default: int, name: str) -> int:
-        if key not in self.raw:
-            return default
-        number = self._number(key)
-        if number is None or number not in allowed:
-            options = ", ".join(map(str, allowed))
-            self.notes.append(f"{name} can be {options}; it was set to {default}.")
-            return default
-        return int(number)
-
-    def _heads(self, d_model: int, default: int) -> int:
-        valid = valid_head_counts(d_model)
-        fallback = default if default in valid else 1
-        if "heads" not in self.raw:
-            if fallback != default:
-                self.notes.append(f"{head_error(default, d_model)} Showing {fallback} head.")
-            return fallback
-        number = self._number("heads")
-        if number is None or number != int(number) or number < 1:
-            self.notes.append(f"`heads` must be a whole number from 1 to {d_model}; it was set to {fallback}.")
-            return fallback
-        heads = int(min(number, 10**6))
-        if heads in valid:
-            return heads
-        chosen = max(h for h in valid if h <= heads) if heads > 0 else 1
-        self.notes.append(f"{head_error(heads, d_model)} Showing {chosen} heads instead.")
-        return chosen
-
-    def _view(self, heads: int) -> int:
-        if "view" not in self.raw:
-            return 1
-        number = self._number("view")
-        if number is None or number != int(number):
-            self.notes.append("`view` must be a whole number; showing head 1.")
-            return 1
-        if not 1 <= number <= heads:
-            chosen = int(min(max(number, 1), heads))
-            self.notes.append(f"There is no head {number:g} among {heads}; showing head {chosen}.")
-            return chosen
-        return int(number)
-
-    def _dropout(self, default: float) -> float:
-        if "p" not in self.raw:
-            return default
-        number = self._number("p")
-        if number is None:
-            self.notes.append(f"Dropout `p` must be a number from 0 to {MAX_DROPOUT}; it was set to {default:g}.")
-            return default
-        clamped = min(max(number, 0.0), MAX_DROPOUT)
-        snapped = round(round(clamped / DROPOUT_STEP) * DROPOUT_STEP, 2)
-        if clamped != number:
-            self.notes.append(f"Dropout `p` must be between 0 and {MAX_DROPOUT}; it was set to {snapped:g}.")
-        elif not math.isclose(snapped, number, abs_tol=1e-9):
-            self.notes.append(f"Dropout `p` moves in steps of {DROPOUT_STEP}; {number:g} became {snapped:g}.")
-        return snapped
-
-    def _route(self, default: str) -> str:
-        if "route" not in self.raw:
-            return default
-        text = str(self.raw["route"]).strip()[:40]
-        if text in ROUTES:
-            return text
-        self.notes.append(f"The masking route can be {', '.join(ROUTES)}; it was set to {default}.")
-        return default
-
-    def _padded(self, count: int) -> tuple[int, ...]:
-        if "pad" not in self.raw:
-            return ()
-        value = self.raw["pad"]
-        if isinstance(value, list | tuple | set | frozenset):
-            parts = [str(v) for v in value]
-        else:
-            parts = [part for part in str(value)[:_MAX_VALUE_CHARS].split(",") if part.strip()]
-        positions: set[int] = set()
-        rejected: list[str] = []
-        for part in parts:
-            text = part.strip()
-            if text.isdigit() and text.isascii() and 1 <= int(text) <= count:
-                positions.add(int(text))
-            else:
-                rejected.append(text[:12])
-        if rejected:
-            shown = ", ".join(_code(r) for r in rejected[:4]) + (" ..." if len(rejected) > 4 else "")
-            self.notes.append(
-                f"`pad` takes word positions from 1 to {count}, separated by commas; ignored {shown}."
-            )
-        return tuple(sorted(positions))
+def url_text(setting_field: SettingField, value: Any) -> str:
+    """A value as the URL writes it."""
+    return FORMATS.get(setting_field.kind, str)(value)

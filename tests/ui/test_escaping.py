@@ -24,6 +24,7 @@ from streamlit.testing.v1 import AppTest
 from attn_core import Settings, compute
 from attn_ui import explain, figures
 from attn_ui.text import md_escape, plotly_escape
+from tests.source_tree import app_files
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HOSTILE_WORDS = [
@@ -226,9 +227,7 @@ def test_the_lab_shows_hostile_words_escaped_everywhere(sentence):
 
 
 def app_sources() -> list[Path]:
-    files = [REPO_ROOT / "app.py", *sorted((REPO_ROOT / "pages").glob("*.py"))]
-    files += sorted((REPO_ROOT / "attn_ui").glob("*.py")) + sorted((REPO_ROOT / "attn_core").glob("*.py"))
-    return [f for f in files if f.is_file()]
+    return app_files()
 
 
 @pytest.mark.parametrize("path", app_sources(), ids=lambda p: str(p.relative_to(REPO_ROOT)))

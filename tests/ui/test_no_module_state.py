@@ -12,18 +12,13 @@ import ast
 import collections
 import dataclasses
 import importlib
-import pkgutil
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-import attn_core
-import attn_ui
+from tests.source_tree import REPO_ROOT, app_files, module_names
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = (attn_core, attn_ui)
 MUTABLE = (dict, list, set, bytearray, collections.deque, collections.defaultdict, collections.OrderedDict,
            collections.Counter)  # fmt: skip
 ALLOWED_CACHES = frozenset({("attn_ui.state", "cached_compute")})  # THE one st.cache_data wrapper
@@ -34,20 +29,10 @@ STILL_TO_FREEZE: frozenset[str] = frozenset()
 
 def package_modules() -> list:
     modules = []
-    for package in PACKAGES:
-        inner = [f"{package.__name__}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
-        names = [package.__name__, *inner]
-        for name in names:
-            marks = [pytest.mark.xfail(reason="constant tables not frozen yet")] if name in STILL_TO_FREEZE else []
-            modules.append(pytest.param(importlib.import_module(name), id=name, marks=marks))
+    for name in module_names():
+        marks = [pytest.mark.xfail(reason="constant tables not frozen yet")] if name in STILL_TO_FREEZE else []
+        modules.append(pytest.param(importlib.import_module(name), id=name, marks=marks))
     return modules
-
-
-def app_files() -> list[Path]:
-    files = [REPO_ROOT / "app.py", *sorted((REPO_ROOT / "pages").glob("*.py"))]
-    for package in PACKAGES:
-        files += sorted(Path(package.__path__[0]).glob("*.py"))
-    return [f for f in files if f.is_file()]
 
 
 def mutable_reason(value: object) -> str | None:

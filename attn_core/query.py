@@ -1,0 +1,289 @@
+"""Reading a link leniently: raw URL (or widget) values in, a valid Settings and plain notes out. Never raises.
+
+Whatever cannot be used is replaced by a valid value and explained in one sentence. Each setting is read by the
+reader of its declared kind (`attn_core.settings.FIELDS`), in declaration order, so a reader can rely on the
+fields before it (PAD positions on the sentence's length, heads on d_model, the head in view on heads).
+
+The view keys (what a page shows, not what it computes) are declared here too, with their readers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from attn_core.errors import SettingsError
+from attn_core.settings import (
+    DROPOUT_STEP,
+    FIELD_BY_KEY,
+    FIELD_BY_NAME,
+    FIELDS,
+    MAX_DROPOUT,
+    MAX_SEED,
+    ROUTES,
+    SUPPORTED_D_MODEL,
+    SettingField,
+    Settings,
+    head_error,
+    valid_head_counts,
+)
+from attn_core.tokens import tokenize
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+MAX_VALUE_CHARS = 2_000  # longer raw values are cut before they are read
+
+
+def quoted(text: str) -> str:
+    """User text quoted for a Markdown note: a code span, where Markdown and Streamlit's extras stay literal."""
+    return "`" + repr(text).replace("`", "\u02cb") + "`"  # a backtick would end the span; show a look-alike
+
+
+def last_value(value: Any, key: str, notes: list[str]) -> Any:
+    """A repeated URL key counts once: the last value wins, and a note says so."""
+    if isinstance(value, list | tuple):
+        if not value:
+            return None
+        if len(value) > 1:
+            notes.append(f"`{key}` was given {len(value)} times; the last one was used.")
+        return value[-1]
+    return value
+
+
+def finite_number(value: Any) -> float | None:
+    """The value as a finite number, or None when it is not one."""
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int | float):
+        number = float(value)
+    else:
+        try:
+            number = float(str(value).strip()[:40])
+        except ValueError:
+            return None
+    return number if math.isfinite(number) else None
+
+
+class _Reader:
+    """Reads one raw mapping field by field, collecting a note for every change."""
+
+    def __init__(self, params: Mapping[str, Any], typed: bool) -> None:
+        self.notes: list[str] = []
+        self.raw: dict[str, Any] = {}
+        for name_or_key, value in params.items():
+            declared = (FIELD_BY_NAME if typed else FIELD_BY_KEY).get(name_or_key)
+            if declared is None:
+                continue  # other features' keys (mode, scene, ...) are not ours to judge
+            if not (typed and declared.kind == "positions"):
+                value = last_value(value, declared.key, self.notes)
+                if value is None:
+                    continue
+            self.raw[declared.key] = value
+        self.values: dict[str, Any] = {}
+
+    def read(self) -> tuple[Settings, list[str]]:
+        for declared in FIELDS:
+            if declared.key in self.raw:
+                value = READERS[declared.kind](self, declared)
+            else:
+                value = DEFAULT_READERS.get(declared.kind, lambda _reader, f: f.default)(self, declared)
+            self.values[declared.name] = value
+        return Settings(**self.values), self.notes
+
+    # --- one reader per kind of value ---------------------------------------------------------------
+
+    def sentence(self, declared: SettingField) -> str:
+        value = self.raw[declared.key]
+        text = value if isinstance(value, str) else str(value)
+        try:
+            return " ".join(tokenize(text[: MAX_VALUE_CHARS * 10]))
+        except SettingsError as error:
+            self.notes.append(f"{error} Showing the default sentence instead.")
+            return declared.default
+
+    def flag(self, declared: SettingField) -> bool:
+        value = self.raw[declared.key]
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()[:20]
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        self.notes.append(f"`{declared.key}` must be 0 or 1; it was set to {int(declared.default)}.")
+        return declared.default
+
+    def whole(self, declared: SettingField, low: int = 0, high: int = MAX_SEED) -> int:
+        key, default = declared.key, declared.default
+        number = finite_number(self.raw[key])
+        if number is None or number != int(number):
+            self.notes.append(f"`{key}` must be a whole number; it was set to {default}.")
+            return default
+        if not low <= number <= high:
+            clamped = int(min(max(number, low), high))
+            self.notes.append(f"`{key}` must be between {low} and {high}; it was set to {clamped}.")
+            return clamped
+        return int(number)
+
+    def d_model(self, declared: SettingField) -> int:
+        number = finite_number(self.raw[declared.key])
+        if number is None or number not in SUPPORTED_D_MODEL:
+            options = ", ".join(map(str, SUPPORTED_D_MODEL))
+            self.notes.append(f"d_model can be {options}; it was set to {declared.default}.")
+            return declared.default
+        return int(number)
+
+    def heads(self, declared: SettingField) -> int:
+        d_model = self.values["d_model"]
+        valid = valid_head_counts(d_model)
+        fallback = declared.default if declared.default in valid else 1
+        number = finite_number(self.raw[declared.key])
+        if number is None or number != int(number) or number < 1:
+            self.notes.append(f"`heads` must be a whole number from 1 to {d_model}; it was set to {fallback}.")
+            return fallback
+        heads = int(min(number, 10**6))
+        if heads in valid:
+            return heads
+        chosen = max(h for h in valid if h <= heads)
+        self.notes.append(f"{head_error(heads, d_model)} Showing {chosen} heads instead.")
+        return chosen
+
+    def view(self, declared: SettingField) -> int:
+        heads = self.values["heads"]
+        number = finite_number(self.raw[declared.key])
+        if number is None or number != int(number):
+            self.notes.append("`view` must be a whole number; showing head 1.")
+            return 1
+        if not 1 <= number <= heads:
+            chosen = int(min(max(number, 1), heads))
+            self.notes.append(f"There is no head {number:g} among {heads}; showing head {chosen}.")
+            return chosen
+        return int(number)
+
+    def dropout(self, declared: SettingField) -> float:
+        default = declared.default
+        number = finite_number(self.raw[declared.key])
+        if number is None:
+            self.notes.append(f"Dropout `p` must be a number from 0 to {MAX_DROPOUT}; it was set to {default:g}.")
+            return default
+        clamped = min(max(number, 0.0), MAX_DROPOUT)
+        snapped = round(round(clamped / DROPOUT_STEP) * DROPOUT_STEP, 2)
+        if clamped != number:
+            self.notes.append(f"Dropout `p` must be between 0 and {MAX_DROPOUT}; it was set to {snapped:g}.")
+        elif not math.isclose(snapped, number, abs_tol=1e-9):
+            self.notes.append(f"Dropout `p` moves in steps of {DROPOUT_STEP}; {number:g} became {snapped:g}.")
+        return snapped
+
+    def route(self, declared: SettingField) -> str:
+        text = str(self.raw[declared.key]).strip()[:40]
+        if text in ROUTES:
+            return text
+        self.notes.append(f"The masking route can be {', '.join(ROUTES)}; it was set to {declared.default}.")
+        return declared.default
+
+    def positions(self, declared: SettingField) -> tuple[int, ...]:
+        count = len(tokenize(self.values["sentence"]))
+        value = self.raw[declared.key]
+        if isinstance(value, list | tuple | set | frozenset):
+            parts = [str(v) for v in value]
+        else:
+            parts = [part for part in str(value)[:MAX_VALUE_CHARS].split(",") if part.strip()]
+        positions: set[int] = set()
+        rejected: list[str] = []
+        for part in parts:
+            text = part.strip()
+            if text.isdigit() and text.isascii() and 1 <= int(text) <= count:
+                positions.add(int(text))
+            else:
+                rejected.append(text[:12])
+        if rejected:
+            shown = ", ".join(quoted(r) for r in rejected[:4]) + (" ..." if len(rejected) > 4 else "")
+            self.notes.append(f"`pad` takes word positions from 1 to {count}, separated by commas; ignored {shown}.")
+        return tuple(sorted(positions))
+
+    def default_heads(self, declared: SettingField) -> int:
+        """No `heads` in the link: the default, if it divides this d_model."""
+        d_model = self.values["d_model"]
+        if declared.default in valid_head_counts(d_model):
+            return declared.default
+        self.notes.append(f"{head_error(declared.default, d_model)} Showing 1 head.")
+        return 1
+
+
+# kind -> the reader of a value that is present
+READERS: Mapping[str, Callable[[_Reader, SettingField], Any]] = MappingProxyType({
+    "sentence": _Reader.sentence,
+    "flag": _Reader.flag,
+    "whole": _Reader.whole,
+    "d_model": _Reader.d_model,
+    "heads": _Reader.heads,
+    "view": _Reader.view,
+    "dropout": _Reader.dropout,
+    "route": _Reader.route,
+    "positions": _Reader.positions,
+})
+# kind -> what an absent value becomes, where that is more than the declared default
+DEFAULT_READERS: Mapping[str, Callable[[_Reader, SettingField], Any]] = MappingProxyType({
+    "heads": _Reader.default_heads,
+})
+
+
+def read_settings(params: Mapping[str, Any], typed: bool = False) -> tuple[Settings, list[str]]:
+    """URL values (keyed by URL key) or, with typed=True, Python values keyed by field name -> Settings, notes."""
+    return _Reader(params, typed).read()
+
+
+# --- view keys: what a page shows, never what it computes ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ViewKey:
+    """A URL key that changes how a page is drawn, not what the core computes."""
+
+    key: str
+    pages: str  # where it counts
+    meaning: str
+    values: str
+    default: str
+
+
+VIEW_KEYS = (
+    ViewKey("row", "the Lab", "the query row picked by clicking the map, from 1", "`1`..T", "none"),
+    ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
+    ViewKey("scene", "Lecture scenes", "which scene is on screen, from 1", "`1`..the number of scenes", "`1`"),
+    ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
+)
+
+
+def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tuple[int | None, str | None]:
+    """A whole number from low to high; out of range gives the nearest one, anything else None, each with a note."""
+    if raw is None:
+        return None, None
+    text = raw.strip()[:40]
+    number = finite_number(text)
+    if number is None or number != int(number):
+        return None, f"`{key}` must be a whole number from {low} to {high}; {quoted(text)} was ignored."
+    if not low <= number <= high:
+        nearest = int(min(max(number, low), high))
+        return nearest, f"`{key}` runs from {low} to {high}; showing {nearest} instead of {number:g}."
+    return int(number), None
+
+
+def url_keys_markdown() -> str:
+    """The README's table of URL keys, made from the declarations above (a test keeps the README in step)."""
+    lines = ["| key | meaning | values (default) |", "| --- | --- | --- |"]
+    for declared in FIELDS:
+        default = FORMATS_FOR_README.get(declared.kind, lambda f: f"`{Settings().to_query_full()[f.key]}`")(declared)
+        lines.append(f"| `{declared.key}` | {declared.meaning} | {declared.values} ({default}) |")
+    for view in VIEW_KEYS:
+        lines.append(f"| `{view.key}` | {view.meaning} ({view.pages}) | {view.values} ({view.default}) |")
+    return "\n".join(lines)
+
+
+FORMATS_FOR_README = MappingProxyType({
+    "positions": lambda declared: "none",
+    "sentence": lambda declared: "the lesson's sentence",
+})
