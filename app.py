@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from attn_ui import classroom, panels, state
-from attn_ui.controls import lab_controls
-from attn_ui.look import apply_look
-from attn_ui.nav import sidebar_nav
+from attn_ui.widgets import classroom, panels, state
+from attn_ui.widgets.controls import lab_controls
+from attn_ui.widgets.look import apply_look
+from attn_ui.widgets.nav import sidebar_nav
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
 apply_look()

@@ -3,49 +3,51 @@
 import streamlit as st
 
 from attn_core import Settings
-from attn_core import masks_lessons as lessons
-from attn_ui import masks_figures, masks_text, quiz, state
-from attn_ui.figures import MapStyle, attention_map
-from attn_ui.page import lesson_page, try_it
+from attn_core.lessons import masks as lessons
+from attn_ui.figures import mask_charts
+from attn_ui.figures.maps import MapStyle, attention_map
+from attn_ui.widgets import quiz_view, state
+from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
 lesson_page("Peeking and the causal mask", "Why may a word never look at the words after it?", 5)
-st.markdown(masks_text.PEEK_INTRO)
+st.markdown(mask_words.PEEK_INTRO)
 
-st.markdown(masks_text.CHEAT_HOW)
+st.markdown(mask_words.CHEAT_HOW)
 cheat = lessons.cheating_head(Settings().sentence, st.toggle("Causal mask", key="peek.causal"))
 left, right = st.columns([1, 1.2], gap="medium")
 cheat_style = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 left.plotly_chart(attention_map(cheat.result, style=cheat_style), key="peek.cheat_map", config=STILL)
 right.metric("Next word guessed right", f"{cheat.hit_count} of {cheat.positions}")
-right.dataframe(masks_text.guess_rows(cheat), hide_index=True)
-st.markdown(masks_text.cheat_caption(cheat))
+right.dataframe(mask_words.guess_rows(cheat), hide_index=True)
+st.markdown(mask_words.cheat_caption(cheat))
 
 settings = Settings(causal=True, d_model=4)  # d_model 4 keeps the value vectors of the last figure readable
 labels = state.cached_compute(settings).labels
-st.markdown(masks_text.PROOF_HOW)
+st.markdown(mask_words.PROOF_HOW)
 left, right = st.columns([1.2, 1], gap="medium")
 position = left.select_slider("Word to change", range(2, len(labels) + 1), value=4, key="peek.position",
                               format_func=lambda pos: f"{pos}: {labels[pos - 1]}")
 swap = left.segmented_control("New word", lessons.REPLACEMENTS, default="leap", key="peek.swap", required=True)
 change = lessons.change_later_word(settings, position, swap)
-left.markdown(masks_text.change_caption(change))
-right.plotly_chart(masks_figures.later_change_table(change), key="peek.change", config=STILL)
+left.markdown(mask_words.change_caption(change))
+right.plotly_chart(mask_charts.later_change_table(change), key="peek.change", config=STILL)
 
-quiz.inline_question("pad-zero-trap")
-st.markdown(masks_text.ROUTES_HOW)
+quiz_view.inline_question("pad-zero-trap")
+st.markdown(mask_words.ROUTES_HOW)
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider("Query row", range(len(labels)), value=2, key="peek.row",
                          format_func=lambda r: f"{r + 1}: {labels[r]}")
 routes = lessons.route_rows(settings, row)
-left.markdown(masks_text.routes_caption(routes))
-left.markdown(masks_text.worked_example_text(lessons.worked_example()))
-right.plotly_chart(masks_figures.routes_table(routes), key="peek.routes", config=STILL)
+left.markdown(mask_words.routes_caption(routes))
+left.markdown(mask_words.worked_example_text(lessons.worked_example()))
+right.plotly_chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL)
 
-st.markdown(masks_text.VALUES_HOW)
+st.markdown(mask_words.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
-left.plotly_chart(masks_figures.row_times_values(terms), key="peek.values", config=STILL)
-right.markdown(masks_text.values_caption(terms))
-right.markdown(masks_text.PEEK_FAILURES)
-try_it(masks_text.PEEK_TASK, settings.replace(route="zero_after"))
+left.plotly_chart(mask_charts.row_times_values(terms), key="peek.values", config=STILL)
+right.markdown(mask_words.values_caption(terms))
+right.markdown(mask_words.PEEK_FAILURES)
+try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"))

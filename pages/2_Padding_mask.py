@@ -3,16 +3,18 @@
 import streamlit as st
 
 from attn_core import Settings
-from attn_core import masks_lessons as lessons
+from attn_core.lessons import masks as lessons
 from attn_core.tokens import unique_labels
-from attn_ui import masks_figures, masks_text, panels, quiz, state
-from attn_ui.figures import MapStyle, attention_map
-from attn_ui.page import lesson_page, try_it
-from attn_ui.text import md_escape
+from attn_ui.figures import mask_charts
+from attn_ui.figures.maps import MapStyle, attention_map
+from attn_ui.widgets import panels, quiz_view, state
+from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import mask_words
+from attn_ui.words.escape import md_escape
 
 STILL = {"displayModeBar": False}
 lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
-st.markdown(masks_text.PAD_INTRO)
+st.markdown(mask_words.PAD_INTRO)
 
 labels = unique_labels(Settings().tokens)
 left, right = st.columns([1, 1.3], gap="medium")
@@ -22,27 +24,27 @@ padded = left.pills("Tap a word to make it PAD", range(1, len(labels) + 1), sele
 settings, notes = Settings.coerce(causal=causal, padded=tuple(padded or ()))
 result = state.cached_compute(settings)
 panels.show_notes(notes)
-left.markdown(masks_text.mask_counts_caption(result))
-left.markdown(masks_text.PAD_ROWS)
-left.markdown(masks_text.pad_rows_caption(result, lessons.pad_rows(result)))
+left.markdown(mask_words.mask_counts_caption(result))
+left.markdown(mask_words.PAD_ROWS)
+left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))
 map_style = MapStyle(height=400, cell_font=12, axis_font=12, show_scale=False)
 right.plotly_chart(attention_map(result, style=map_style), key="pad.map", config=STILL)
-tables = zip(st.columns(3), masks_figures.mask_tables(result), ("causal", "padding", "both"), strict=True)
+tables = zip(st.columns(3), mask_charts.mask_tables(result), ("causal", "padding", "both"), strict=True)
 for column, figure, name in tables:
     column.plotly_chart(figure, key=f"pad.table_{name}", config=STILL)
 
-st.markdown(masks_text.BATCH_HOW)
+st.markdown(mask_words.BATCH_HOW)
 left, right = st.columns(2, gap="medium")
 short = left.slider("Words in sentence 2", 1, 5, value=3, key="pad.short")
 batch = lessons.two_sentence_batch(settings.sentence, short, causal)
-left.markdown(masks_text.batch_caption(batch))
-right.code(masks_text.batch_code(batch), language="python")
-for number, (column, figure) in enumerate(zip(st.columns(2), masks_figures.batch_masks(batch), strict=True)):
+left.markdown(mask_words.batch_caption(batch))
+right.code(mask_words.batch_code(batch), language="python")
+for number, (column, figure) in enumerate(zip(st.columns(2), mask_charts.batch_masks(batch), strict=True)):
     column.plotly_chart(figure, key=f"pad.batch_{number + 1}", config=STILL)
 
-st.markdown(masks_text.EMPTY_ROW_HOW)
+st.markdown(mask_words.EMPTY_ROW_HOW)
 empty = result.empty_rows[0] if result.empty_rows else None
-st.markdown(masks_text.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
-st.markdown(masks_text.PAD_FAILURES)
-quiz.inline_question("pad-one-open-cell")
-try_it(masks_text.PAD_TASK, Settings(padded=(5, 6)))
+st.markdown(mask_words.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
+st.markdown(mask_words.PAD_FAILURES)
+quiz_view.inline_question("pad-one-open-cell")
+try_it(mask_words.PAD_TASK, Settings(padded=(5, 6)))

@@ -3,10 +3,12 @@
 import streamlit as st
 
 from attn_core import MAX_DROPOUT, Settings
-from attn_core import masks_lessons as lessons
-from attn_ui import masks_figures, masks_text, panels, quiz, state
-from attn_ui.figures import MapStyle, attention_map
-from attn_ui.page import lesson_page, try_it
+from attn_core.lessons import masks as lessons
+from attn_ui.figures import mask_charts
+from attn_ui.figures.maps import MapStyle, attention_map
+from attn_ui.widgets import panels, quiz_view, state
+from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
 ROLL_KEY = "drop.roll"  # which dropout pattern is on screen; the Re-roll button moves it on
@@ -17,7 +19,7 @@ def reroll() -> None:
 
 
 lesson_page("Dropout on attention weights", "What does dropout do to a row of weights, and why rescale?", 5)
-st.markdown(masks_text.DROP_INTRO)
+st.markdown(mask_words.DROP_INTRO)
 
 left, right = st.columns([1, 1.3], gap="medium")
 p = left.slider("Dropout p", 0.0, MAX_DROPOUT, value=0.5, step=0.05, format="%.2f", key="drop.p")
@@ -32,15 +34,15 @@ tiles.metric("Survivors ×", f"{lessons.survivor_scale(result):.2f}", width=140)
 tiles.metric("Dropped cells", str(result.dropped_cells), width=140)
 tiles.metric("Mean row sum", f"{lessons.mean_row_sum(result):.2f}", width=140)
 tiles.metric(f"Maps in {lessons.PATTERN_ROLLS} re-rolls", str(lessons.different_maps(settings)), width=140)
-left.markdown(masks_text.scale_caption(result, lessons.survivor_scale(result)))
+left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
 map_style = MapStyle(height=420, cell_font=12, axis_font=12, show_scale=False)
 right.plotly_chart(attention_map(result, style=map_style), key="drop.map", config=STILL)
-st.markdown(masks_text.INFERENCE_HOW)
+st.markdown(mask_words.INFERENCE_HOW)
 
-st.markdown(masks_text.ROLLS_HOW)
+st.markdown(mask_words.ROLLS_HOW)
 rolls = lessons.dropout_rolls(settings)
-st.plotly_chart(masks_figures.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
-st.markdown(masks_text.rolls_caption(rolls))
-st.markdown(masks_text.DROP_FAILURES)
-quiz.inline_question("dropout-rescale")
-try_it(masks_text.DROP_TASK, Settings(dropout=0.5, rescale=False))
+st.plotly_chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
+st.markdown(mask_words.rolls_caption(rolls))
+st.markdown(mask_words.DROP_FAILURES)
+quiz_view.inline_question("dropout-rescale")
+try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False))

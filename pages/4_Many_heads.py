@@ -3,10 +3,11 @@
 import streamlit as st
 
 from attn_core import Settings, SettingsError
-from attn_core import heads_lessons as lessons
-from attn_ui import figures, quiz, state
-from attn_ui import heads_figures as hf
-from attn_ui.page import lesson_page, try_it
+from attn_core.lessons import heads as lessons
+from attn_ui.figures import head_charts as hf
+from attn_ui.figures import maps
+from attn_ui.widgets import quiz_view, state
+from attn_ui.widgets.page import lesson_page, try_it
 
 lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
 st.markdown("One head has one way of deciding which words matter. Several heads look in several ways at once: each "
@@ -17,21 +18,21 @@ heads = st.segmented_control("Number of heads h", [1, 2, 3, 4], default=4, key="
 causal = st.toggle("Causal mask", value=True, key="heads.causal")
 result = state.cached_compute(Settings(causal=causal, heads=heads))
 st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {result.d_head} columns per head.")
-maps = hf.small_multiples(result)
+head_maps = hf.small_multiples(result)
 for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in order
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
-        column.plotly_chart(maps[head], config=figures.download_config(f"head-{head + 1}-of-{heads}"))
+        column.plotly_chart(head_maps[head], config=maps.download_config(f"head-{head + 1}-of-{heads}"))
 
 st.subheader("Where each head's output goes")
 st.markdown(hf.concat_sentence(result))
-st.plotly_chart(hf.concat_figure(result), config=figures.download_config("concat"))
+st.plotly_chart(hf.concat_figure(result), config=maps.download_config("concat"))
 worked = state.cached_compute(lessons.WORKED)
 st.markdown(hf.worked_sentence(worked))
 st.dataframe(lessons.concat_table(worked), hide_index=True)
 
 st.subheader("What W_o does")
 st.markdown(hf.w_o_sentence(result))
-st.plotly_chart(hf.mixing_figure(result), config=figures.download_config("w_o-mixing"))
+st.plotly_chart(hf.mixing_figure(result), config=maps.download_config("w_o-mixing"))
 
 st.subheader("Same price as one wide head")
 for cell, (label, value) in zip(st.container(key="kpis").columns(4), hf.cost_metrics(result).items(), strict=True):
@@ -51,6 +52,6 @@ except SettingsError as error:
     st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None)
 st.markdown("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), "
             "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
-quiz.inline_question("heads-start-column")
+quiz_view.inline_question("heads-start-column")
 try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
        "every head, the weights in the open cells are not.", Settings(causal=True, heads=4))

@@ -3,10 +3,10 @@
 import streamlit as st
 
 from attn_core import MAX_DROPOUT, Settings
-from attn_core import heads_lessons as lessons
-from attn_ui import heads_figures as hf
-from attn_ui import state
-from attn_ui.page import lesson_page, try_it
+from attn_core.lessons import heads as lessons
+from attn_ui.figures import head_charts as hf
+from attn_ui.widgets import state
+from attn_ui.widgets.page import lesson_page, try_it
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code

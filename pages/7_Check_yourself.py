@@ -1,20 +1,20 @@
 """Check yourself: every question the two lessons ask, answered here with instant feedback.
 
-This page only wires: the bank (attn_ui/questions.py) -> the renderer (attn_ui/quiz.py). Answers live in
+This page only wires: the bank (attn_ui/quiz/) -> the renderer (attn_ui/widgets/quiz_view.py). Answers live in
 session state under quiz.*, so they survive reruns and trips to other pages.
 """
 
 import streamlit as st
 
-from attn_ui import quiz
-from attn_ui.page import lesson_page
+from attn_ui.widgets import quiz_view
+from attn_ui.widgets.page import lesson_page
 
 lesson_page("Check yourself", "Can you predict what attention does before you look?", 15)
 st.markdown(
     "Pick an answer: the page says at once whether it is right, and why. Your **first** pick is the one "
     "that counts; then try the others to see why they fail. Most answers link to the Lab, set up to show it."
 )
-quiz.overall_score()
-section = quiz.section_picker()
-quiz.render_section(section)
-quiz.reset_controls(section)
+quiz_view.overall_score()
+section = quiz_view.section_picker()
+quiz_view.render_section(section)
+quiz_view.reset_controls(section)

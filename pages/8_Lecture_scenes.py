@@ -1,14 +1,14 @@
 """Lecture scenes: the Lab in a fixed order of states, a sentence or two each, stepped with Back and Next.
 
-The scenes are data (attn_ui/scenes.py); this page only shows one. `?scene=3` opens scene 3 directly, and
+The scenes are data (attn_ui/words/scenes.py); this page only shows one. `?scene=3` opens scene 3 directly, and
 `&mode=projector` opens it large enough for a lecture hall.
 """
 
 import streamlit as st
 
-from attn_ui import classroom, panels, state
-from attn_ui.page import lab_button, lesson_page
-from attn_ui.scenes import SCENES, scene_number
+from attn_ui.widgets import classroom, panels, state
+from attn_ui.widgets.page import lab_button, lesson_page
+from attn_ui.words.scenes import SCENES, scene_number
 
 PROJECTOR_KEY = "scenes.projector"
 lesson_page("Lecture scenes", "The causal mask, heads, dropout and padding, one Lab state at a time", 10)

@@ -11,10 +11,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui import classroom
-from attn_ui.explain import kpi_values
-from attn_ui.panels import map_file_name
-from attn_ui.scenes import SCENES
+from attn_ui.widgets import classroom
+from attn_ui.widgets.panels import map_file_name
+from attn_ui.words.explain import kpi_values
+from attn_ui.words.scenes import SCENES
 from tests.browser import harness
 
 WAIT_MS = 60_000  # a loaded CI machine can take a while to draw the first map

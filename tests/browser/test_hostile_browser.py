@@ -12,7 +12,7 @@ import harness
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.explain import kpi_values
+from attn_ui.words.explain import kpi_values
 
 OPEN_MS = 90_000  # a fresh server's first page on a busy 2-core machine can take over 30 s
 LONG = " ".join(f"w{i}" for i in range(17))

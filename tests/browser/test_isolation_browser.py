@@ -10,7 +10,7 @@ import harness
 import pytest
 
 from attn_core import QUERY_KEYS, Settings, compute
-from attn_ui.explain import kpi_values
+from attn_ui.words.explain import kpi_values
 
 OPEN_MS = 90_000
 STUDENT_A = Settings(sentence="alpha beta gamma delta", causal=True, heads=2, view=2)

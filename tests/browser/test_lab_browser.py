@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.figures import drawn_labels
+from attn_ui.figures.maps import drawn_labels
 from tests.browser import harness
 
 

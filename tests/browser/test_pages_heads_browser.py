@@ -10,7 +10,7 @@ import harness
 import numpy as np
 
 from attn_core import Settings, compute, head_error
-from attn_core import heads_lessons as lessons
+from attn_core.lessons import heads as lessons
 
 PATIENCE_MS = 90_000  # six charts on a busy two-core machine can take most of a minute to draw
 

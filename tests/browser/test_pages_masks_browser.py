@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
-from attn_core import masks_lessons as lessons
+from attn_core.lessons import masks as lessons
 
 UPPER = np.triu(np.ones((6, 6), dtype=bool), k=1)
 PATIENCE_MS = 90_000  # a shared machine under load once took 14 s for a 40 ms run: wait long, fail clearly

@@ -6,7 +6,7 @@ from __future__ import annotations
 import harness
 import pytest
 
-from attn_ui.questions import BY_ID, QUESTIONS
+from attn_ui.quiz.bank import BY_ID, QUESTIONS
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attn_core import ROUTES, SUPPORTED_D_MODEL, Settings, SettingsError, compute, head_error, valid_head_counts
-from attn_core import heads_lessons as lessons
+from attn_core.lessons import heads as lessons
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALL_SPLITS = [(d, h) for d in SUPPORTED_D_MODEL for h in valid_head_counts(d)]

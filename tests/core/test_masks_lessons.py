@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, SettingsError, compute, maths
-from attn_core import masks_lessons as lessons
+from attn_core.lessons import masks as lessons
 from attn_core.tokens import embed
 
 DEFAULT = "Your journey starts with one step"

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_ui.questions import BY_ID
+from attn_ui.quiz.bank import BY_ID
 
 ROOT = Path(__file__).resolve().parents[2]
 INLINE = [

@@ -5,8 +5,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
-from attn_ui.controls import MORE_KEY
-from attn_ui.figures import drawn_labels
+from attn_ui.figures.maps import drawn_labels
+from attn_ui.widgets.controls import MORE_KEY
 from tests.apptest_helpers import array, open_section, run_lab, specs
 
 SENTENCE = ["Your", "journey", "starts", "with", "one", "step"]

@@ -9,8 +9,8 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_ui.questions import QUESTIONS, SECTIONS, Question, feedback, in_section
-from attn_ui.state import lab_query
+from attn_ui.quiz.bank import QUESTIONS, SECTIONS, Question, feedback, in_section
+from attn_ui.widgets.state import lab_query
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -243,7 +243,7 @@ def test_undo_takes_back_the_last_line():
 
 
 def inline_script() -> None:
-    from attn_ui.quiz import inline_question
+    from attn_ui.widgets.quiz_view import inline_question
 
     inline_question("pad-broadcast")
 

@@ -1,5 +1,5 @@
 """Pages 1-3 (peeking and the causal mask, the padding mask, dropout) driven through AppTest: every number on
-screen is compared with attn_core (compute() or masks_lessons)."""
+screen is compared with attn_core (compute() or attn_core.lessons.masks)."""
 
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -8,9 +8,10 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
-from attn_core import masks_lessons as lessons
-from attn_ui import figures, masks_text
-from attn_ui import masks_figures as mf
+from attn_core.lessons import masks as lessons
+from attn_ui.figures import maps
+from attn_ui.figures import mask_charts as mf
+from attn_ui.words import mask_words
 from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,7 +114,7 @@ def check_routes_and_values(at: AppTest, row: int) -> None:
     np.testing.assert_allclose(array(products["z"]), np.vstack([terms.terms, terms.context[None]]))
     assert (array(products["z"])[row + 1 : -1] == 0).all()
     if row < 5:
-        largest = masks_text.signed(terms.future_value_largest)
+        largest = mask_words.signed(terms.future_value_largest)
         assert f"the number largest in size among them is {largest}), yet their largest term in the sum is 0.00" in (
             text(at)
         )
@@ -223,7 +224,7 @@ def test_drop_default_map_metrics_and_rolls():
     assert metrics(at)["Survivors ×"] == "2.00" and metrics(at)["Maps in 10 re-rolls"] == "10"
     spec = specs(at)[0]
     np.testing.assert_allclose(map_weights(spec), result.weights[0])
-    cells = figures.drawn_labels(spec["data"])
+    cells = maps.drawn_labels(spec["data"])
     assert (cells[result.dropped[0]] == "drop").all() and result.dropped_cells > 0
     rolls = lessons.dropout_rolls(settings)
     traces = specs(at)[1]["data"]
@@ -278,7 +279,7 @@ def test_drop_scale_follows_p_and_the_rescale_switch():
 
 
 def test_every_lesson_figure_passes_plotly_validation(monkeypatch):
-    monkeypatch.setattr(figures, "VALIDATE", True)
+    monkeypatch.setattr(maps, "VALIDATE", True)
     result = compute(Settings(causal=True, padded=(5, 6)))
     mf.later_change_table(lessons.change_later_word(PEEK_SETTINGS, 3, "cat"))
     mf.routes_table(lessons.route_rows(PEEK_SETTINGS, 1))
@@ -286,7 +287,7 @@ def test_every_lesson_figure_passes_plotly_validation(monkeypatch):
     assert len(mf.mask_tables(result)) == 3
     assert len(mf.batch_masks(lessons.two_sentence_batch(Settings().sentence, 2, True))) == 2
     mf.row_sum_rolls(lessons.dropout_rolls(Settings(dropout=0.3), rolls=20))
-    figures.attention_map(lessons.cheating_head(Settings().sentence, True).result)
+    maps.attention_map(lessons.cheating_head(Settings().sentence, True).result)
 
 
 def test_user_words_are_escaped_in_the_lesson_figures():

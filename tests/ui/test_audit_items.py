@@ -8,18 +8,19 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
-from attn_core import masks_lessons as lessons
-from attn_ui import masks_text, questions
-from attn_ui.explain import KPI_HELP, kpi_values
-from attn_ui.questions import BY_ID
-from attn_ui.scenes import SCENES
+from attn_core.lessons import masks as lessons
+from attn_ui.quiz import bank
+from attn_ui.quiz.bank import BY_ID
+from attn_ui.words import mask_words
+from attn_ui.words.explain import KPI_HELP, kpi_values
+from attn_ui.words.scenes import SCENES
 from tests.ui.text_banks import sources
 
 
 def test_item1_causal_neg_inf_has_one_true_option():
     question = BY_ID["causal-neg-inf"]
-    zero_after_moves = questions._earlier_rows_move("zero_after")
-    assert zero_after_moves and not questions._earlier_rows_move("neg_inf")
+    zero_after_moves = bank._earlier_rows_move("zero_after")
+    assert zero_after_moves and not bank._earlier_rows_move("neg_inf")
     claims = [True, not zero_after_moves, False]  # B claims zero_after cannot move an earlier output
     assert "no later word can change an earlier output" in question.options[1].text
     assert [i for i, claim in enumerate(claims) if claim] == [question.answer] == [question.check()]
@@ -35,7 +36,7 @@ def test_item2_pad_share_is_compared_with_the_core_weights():
 def test_item3_sees_future_help_names_the_sum_and_the_lab_says_yes_under_zero_after():
     assert "softmax's sum" in KPI_HELP["Sees future?"]
     assert kpi_values(compute(Settings(causal=True, route="zero_after")))["Sees future?"] == "Yes"
-    assert "Sees future?** says Yes" in masks_text.PEEK_TASK
+    assert "Sees future?** says Yes" in mask_words.PEEK_TASK
 
 
 def test_item4_dropout_scene_gives_the_measured_count():
@@ -68,11 +69,11 @@ def test_item7_same_row_question_reconciles_with_the_lesson():
 def test_item8_one_sum_rounded_once_and_signed_values():
     example = lessons.worked_example()
     assert f"1 / {example.total:.2f}" in BY_ID["pad-zero-trap"].explanation
-    assert f"the sum is {example.total:.2f}" in masks_text.worked_example_text(example)
+    assert f"the sum is {example.total:.2f}" in mask_words.worked_example_text(example)
     terms = lessons.row_times_values(compute(Settings(causal=True, d_model=4)), 2)
     largest = terms.future_value_largest
     assert abs(largest) == terms.future_value_size and largest < 0  # the cell reads −1.21 on this row
-    assert f"largest in size among them is {masks_text.signed(largest)}" in masks_text.values_caption(terms)
+    assert f"largest in size among them is {mask_words.signed(largest)}" in mask_words.values_caption(terms)
 
 
 def test_item9_concat_question_states_its_own_sizes():

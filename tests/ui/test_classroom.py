@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui import classroom, figures
-from attn_ui.panels import map_file_name
+from attn_ui.figures import maps
+from attn_ui.widgets import classroom
+from attn_ui.widgets.panels import map_file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = [
@@ -105,15 +106,15 @@ def test_view_keys_write_row_and_mode_only_when_set():
 
 
 def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
-    figure = figures.attention_map(compute(Settings(causal=True, padded=(6,), dropout=0.3)), style=figures.PROJECTOR)
+    figure = maps.attention_map(compute(Settings(causal=True, padded=(6,), dropout=0.3)), style=maps.PROJECTOR)
     sizes = [size for trace in figure.data if trace.textfont and trace.textfont.size
              for size in np.ravel(trace.textfont.size)]
     sizes += [figure.layout.xaxis.tickfont.size, figure.layout.yaxis.tickfont.size]
     sizes += [figure.layout.xaxis.title.font.size, figure.layout.yaxis.title.font.size]
     assert len(sizes) >= 5 and min(sizes) >= 18, sizes
     assert figure.layout.height >= 600
-    assert classroom.map_style(True) is figures.PROJECTOR and classroom.map_style(False) is figures.LAB
-    assert 600 <= classroom.map_style(True, scene=True).height < figures.PROJECTOR.height
+    assert classroom.map_style(True) is maps.PROJECTOR and classroom.map_style(False) is maps.LAB
+    assert 600 <= classroom.map_style(True, scene=True).height < maps.PROJECTOR.height
 
 
 def test_projector_css_is_constant_markup_with_its_marker():

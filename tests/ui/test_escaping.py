@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
-from attn_ui import explain, figures
-from attn_ui.text import md_escape, plotly_escape
+from attn_ui.figures import maps
+from attn_ui.words import explain
+from attn_ui.words.escape import md_escape, plotly_escape
 from tests.source_tree import app_files
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -136,14 +137,14 @@ def hostile_result(request):
 
 
 def test_figure_strings_hold_no_user_markup(hostile_result):
-    figure = figures.attention_map(hostile_result, selected_row=1, title=hostile_result.labels[0])
+    figure = maps.attention_map(hostile_result, selected_row=1, title=hostile_result.labels[0])
     for text in figure_strings(figure):
         bare = OUR_PLOTLY_TAGS.sub("", text)
         assert re.fullmatch(r"([^<>&]|&(amp|lt|gt);)*", bare, flags=re.S), text  # user < > & all escaped
 
 
 def test_tick_labels_are_the_escaped_words(hostile_result):
-    layout = json.loads(figures.attention_map(hostile_result).to_json())["layout"]
+    layout = json.loads(maps.attention_map(hostile_result).to_json())["layout"]
     expected = [plotly_escape(label) for label in hostile_result.labels]
     y_ticks = layout["yaxis"]["ticktext"]
     x_ticks = layout["xaxis"]["ticktext"]
@@ -153,8 +154,8 @@ def test_tick_labels_are_the_escaped_words(hostile_result):
 
 
 def test_hover_names_the_escaped_words(hostile_result):
-    status = figures.cell_status(hostile_result, 0)
-    lines = figures.hover_lines(hostile_result, 0, status)
+    status = maps.cell_status(hostile_result, 0)
+    lines = maps.hover_lines(hostile_result, 0, status)
     words = [plotly_escape(label) for label in hostile_result.labels]
     for i, row in enumerate(lines):
         for j, line in enumerate(row):
@@ -163,7 +164,7 @@ def test_hover_names_the_escaped_words(hostile_result):
 
 def test_axis_labels_keep_repeated_words_apart():
     result = compute(Settings(sentence="<b>x</b> <b>x</b> y"))
-    assert figures.axis_labels(result) == ["&lt;b&gt;x&lt;/b&gt; (1)", "&lt;b&gt;x&lt;/b&gt; (2)", "y"]
+    assert maps.axis_labels(result) == ["&lt;b&gt;x&lt;/b&gt; (1)", "&lt;b&gt;x&lt;/b&gt; (2)", "y"]
 
 
 # ------------------------------------------------------------------ Markdown strings

@@ -7,13 +7,13 @@ import plotly.graph_objects as go
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui import figures
+from attn_ui.figures import maps
 
 
 @pytest.fixture
 def validated(monkeypatch):
     """Build figures with Plotly's full property validation, as the app skips it for speed."""
-    monkeypatch.setattr(figures, "VALIDATE", True)
+    monkeypatch.setattr(maps, "VALIDATE", True)
 
 
 def grids(figure: go.Figure):
@@ -23,7 +23,7 @@ def grids(figure: go.Figure):
     as_array = lambda trace: np.array(trace.z, dtype=float)  # noqa: E731  None -> nan
     kind = as_array(blocked)  # 0 future, 1 PAD, NaN legal
     grey = lambda value: np.where(kind == value, 1.0, np.nan)  # noqa: E731
-    return as_array(weights), grey(0), grey(1), figures.drawn_labels(figure.to_dict()["data"])
+    return as_array(weights), grey(0), grey(1), maps.drawn_labels(figure.to_dict()["data"])
 
 
 SETTINGS = [
@@ -40,18 +40,18 @@ SETTINGS = [
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: str(s.to_query()))
 def test_every_builder_output_passes_plotly_validation(settings, validated):
     result = compute(settings)
-    figure = figures.attention_map(result, selected_row=1)
+    figure = maps.attention_map(result, selected_row=1)
     assert [trace.name for trace in figure.data] == ["weights", "blocked", "cells"]
     assert len(figure.layout.shapes) == 1
-    for style in (figures.SMALL, figures.PROJECTOR):
-        figures.attention_map(result, head=0, style=style, title="head 1")
+    for style in (maps.SMALL, maps.PROJECTOR):
+        maps.attention_map(result, head=0, style=style, title="head 1")
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: str(s.to_query()))
 def test_grey_cells_are_exactly_the_blocked_cells_and_numbers_are_the_weights(settings):
     result = compute(settings)
     view = result.view_index
-    weights, future, padding, text = grids(figures.attention_map(result))
+    weights, future, padding, text = grids(maps.attention_map(result))
     blocked = result.blocked[view] & (result.weights[view] == 0)
     np.testing.assert_array_equal(np.isnan(weights), blocked)
     np.testing.assert_array_equal(weights[~blocked], result.weights[view][~blocked])
@@ -67,14 +67,14 @@ def test_grey_cells_are_exactly_the_blocked_cells_and_numbers_are_the_weights(se
 def test_causal_map_greys_exactly_the_upper_triangle_and_the_top_row_is_one():
     result = compute(Settings(causal=True, heads=4))
     for head in range(4):
-        weights, future, _, text = grids(figures.attention_map(result, head=head))
+        weights, future, _, text = grids(maps.attention_map(result, head=head))
         np.testing.assert_array_equal(np.isnan(weights), np.triu(np.ones((6, 6), bool), k=1))
         assert text[0].tolist() == ["1.00", "future", "future", "future", "future", "future"]
 
 
 def test_pad_words_are_marked_on_both_axes_and_markup_is_escaped():
     result = compute(Settings(sentence="<b>hi</b> there you", padded=(3,)))
-    figure = figures.attention_map(result)
+    figure = maps.attention_map(result)
     assert figure.layout.yaxis.ticktext == ("&lt;b&gt;hi&lt;/b&gt;", "there", "you · PAD")
     assert figure.layout.xaxis.ticktext[2] == "you<br>PAD"
     hover = figure.data[2].hovertext
@@ -83,7 +83,7 @@ def test_pad_words_are_marked_on_both_axes_and_markup_is_escaped():
 
 def test_hover_says_why_a_cell_is_blocked_or_dropped():
     result = compute(Settings(causal=True, padded=(6,), dropout=0.5))
-    hover = np.array(figures.attention_map(result).data[2].hovertext).reshape(6, 6)
+    hover = np.array(maps.attention_map(result).data[2].hovertext).reshape(6, 6)
     assert "future" in hover[0, 1] and "PAD" in hover[1, 5]
     view = result.view_index
     i, j = map(int, np.argwhere(result.dropped[view])[0])
@@ -91,10 +91,10 @@ def test_hover_says_why_a_cell_is_blocked_or_dropped():
 
 
 def test_the_selected_row_gets_an_outline():
-    figure = figures.attention_map(compute(Settings()), selected_row=2)
+    figure = maps.attention_map(compute(Settings()), selected_row=2)
     shape = figure.layout.shapes[0]
     assert (shape.y0, shape.y1) == (1.5, 2.5)
-    assert figures.attention_map(compute(Settings()), selected_row=None).layout.shapes == ()
+    assert maps.attention_map(compute(Settings()), selected_row=None).layout.shapes == ()
 
 
 @pytest.mark.parametrize("settings", SETTINGS[:3], ids=lambda s: str(s.to_query()))
@@ -104,27 +104,27 @@ def test_the_ready_figure_sends_streamlit_the_same_json_as_a_plotly_figure(setti
     import plotly.tools
     import streamlit  # noqa: F401  (sets Plotly's default template to Streamlit's, as in the app)
 
-    spec = figures.attention_map_spec(compute(settings), selected_row=2)
+    spec = maps.attention_map_spec(compute(settings), selected_row=2)
     as_plotly = plotly.tools.return_figure_from_figure_or_data(go.Figure(spec, _validate=False), True)
-    as_ready = plotly.tools.return_figure_from_figure_or_data(figures.ReadyFigure(spec), True)
+    as_ready = plotly.tools.return_figure_from_figure_or_data(maps.ReadyFigure(spec), True)
     assert json.loads(pio.to_json(as_ready, validate=False)) == json.loads(pio.to_json(as_plotly, validate=False))
     assert as_ready["layout"]["template"]  # Streamlit's theme template travels with the chart
 
 
 def test_label_box_measures_words_counts_entities_once_and_stacks_lines():
-    width, height = figures.label_box("journey", 15)
+    width, height = maps.label_box("journey", 15)
     assert width == pytest.approx(48.94, rel=0.05)  # Chromium draws "journey" 48.94 px wide in Source Sans, 15 px
     assert height == pytest.approx(20)
-    assert figures.label_box("&lt;b&gt;", 10) == figures.label_box("<b>", 10)  # escaped markup: three characters
-    assert figures.label_box("中", 10)[0] == 10  # a character not in the table counts as a full em
-    two_lines = figures.label_box("step<br>PAD", 15)
-    assert two_lines[0] == figures.label_box("step", 15)[0] and two_lines[1] == pytest.approx(15 * (4 / 3 + 1.3))
+    assert maps.label_box("&lt;b&gt;", 10) == maps.label_box("<b>", 10)  # escaped markup: three characters
+    assert maps.label_box("中", 10)[0] == 10  # a character not in the table counts as a full em
+    two_lines = maps.label_box("step<br>PAD", 15)
+    assert two_lines[0] == maps.label_box("step", 15)[0] and two_lines[1] == pytest.approx(15 * (4 / 3 + 1.3))
 
 
 def test_margins_grow_with_the_labels_and_only_where_the_style_measured_its_room():
-    short = figures.attention_map_spec(compute(Settings()))["layout"]["margin"]
-    padded = figures.attention_map_spec(compute(Settings(padded=(5, 6))))["layout"]["margin"]
-    long = figures.attention_map_spec(compute(Settings(sentence=" ".join(["tokenization"] * 12))))["layout"]["margin"]
+    short = maps.attention_map_spec(compute(Settings()))["layout"]["margin"]
+    padded = maps.attention_map_spec(compute(Settings(padded=(5, 6))))["layout"]["margin"]
+    long = maps.attention_map_spec(compute(Settings(sentence=" ".join(["tokenization"] * 12))))["layout"]["margin"]
     assert short["l"] < padded["l"] < long["l"] and short["t"] < padded["t"] < long["t"]  # "· PAD", then leaning
-    small = figures.attention_map_spec(compute(Settings()), style=figures.SMALL, title="head 1")["layout"]["margin"]
+    small = maps.attention_map_spec(compute(Settings()), style=maps.SMALL, title="head 1")["layout"]["margin"]
     assert small == {"l": 4, "r": 4, "t": 38, "b": 4}  # no measured room: Plotly's automargin sizes it

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.explain import kpi_values
-from attn_ui.scenes import SCENES, Scene, scene_number
+from attn_ui.words.explain import kpi_values
+from attn_ui.words.scenes import SCENES, Scene, scene_number
 
 BY_TITLE = {scene.title: scene for scene in SCENES}
 NUMBER = re.compile(r"\d+(?:\.\d+)?")

@@ -1,7 +1,7 @@
 """Every static text bank a student reads, as source id -> text, and the numbers and comparison words in each.
 
 Sources: the quiz bank (prompts, options, why-texts, explanations, Lab link labels), the lecture scenes
-(titles, narrations), the KPI tiles' help, the fixed Markdown of the lesson pages (masks_text constants) and
+(titles, narrations), the KPI tiles' help, the fixed Markdown of the lesson pages (mask_words constants) and
 the literal words in the page scripts. Text built at run time from a Result is not here: it is formatted from
 the core and tested against it by the page tests.
 """
@@ -12,7 +12,8 @@ import ast
 import re
 from pathlib import Path
 
-from attn_ui import explain, masks_text, questions, scenes
+from attn_ui.quiz import bank
+from attn_ui.words import explain, mask_words, scenes
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?")
@@ -42,7 +43,7 @@ def _page_strings(path: Path) -> list[str]:
 
 def sources() -> dict[str, str]:
     banks: dict[str, str] = {}
-    for q in questions.QUESTIONS:
+    for q in bank.QUESTIONS:
         banks[f"quiz:{q.id}:prompt"] = q.prompt
         banks[f"quiz:{q.id}:explanation"] = q.explanation
         if q.lab:
@@ -53,15 +54,15 @@ def sources() -> dict[str, str]:
         for i, option in enumerate(q.options):
             if option.why:
                 banks[f"quiz:{q.id}:why{i + 1}"] = option.why
-    for section in questions.SECTIONS:
+    for section in bank.SECTIONS:
         banks[f"quiz-section:{section.id}"] = section.blurb
     for number, scene in enumerate(scenes.SCENES, 1):
         banks[f"scene:{number}:title"] = scene.title
         banks[f"scene:{number}:narration"] = scene.narration
     for label, help_text in explain.KPI_HELP.items():
         banks[f"tile-help:{label}"] = help_text
-    for name in dir(masks_text):
-        value = getattr(masks_text, name)
+    for name in dir(mask_words):
+        value = getattr(mask_words, name)
         if name.isupper() and isinstance(value, str):
             banks[f"lesson:{name}"] = value
     for path in sorted((REPO / "pages").glob("*.py")):

@@ -19,10 +19,9 @@ from collections.abc import Callable
 import numpy as np
 
 from attn_core import Settings, compute, maths
-from attn_core import heads_lessons as heads
-from attn_core import masks_lessons as masks
-from attn_ui import questions
-from attn_ui.explain import kpi_values
+from attn_core.lessons import heads, masks
+from attn_ui.quiz import bank
+from attn_ui.words.explain import kpi_values
 
 
 def _zero_score_trap() -> bool:
@@ -162,12 +161,12 @@ def _code_masked_head() -> bool:
 
 
 def _quiz_links() -> bool:
-    linked = sum(1 for q in questions.QUESTIONS if q.lab is not None)
-    return linked > len(questions.QUESTIONS) / 2
+    linked = sum(1 for q in bank.QUESTIONS if q.lab is not None)
+    return linked > len(bank.QUESTIONS) / 2
 
 
 def _scene(number: int) -> Callable[[], bool]:
-    from attn_ui.scenes import SCENES
+    from attn_ui.words.scenes import SCENES
 
     def check() -> bool:
         result = compute(SCENES[number - 1].settings)
@@ -195,7 +194,7 @@ def _scene(number: int) -> Callable[[], bool]:
 
 
 def _quiz(question_id: str) -> Callable[[], bool]:
-    question = questions.BY_ID[question_id]
+    question = bank.BY_ID[question_id]
     return lambda: question.check is not None and bool(question.check() == question.answer)
 
 
@@ -213,7 +212,7 @@ CHECKS: dict[str, Callable[[], bool]] = {
     "code-causal-mask": _code_causal_mask,
     "code-masked-head": _code_masked_head,
     **{f"scene:{n}": _scene(n) for n in range(1, 13)},
-    **{f"quiz:{q.id}": _quiz(q.id) for q in questions.QUESTIONS if q.check is not None},
+    **{f"quiz:{q.id}": _quiz(q.id) for q in bank.QUESTIONS if q.check is not None},
 }  # a question whose text a fact check backs is still answered by its own check in test_questions_bank.py
 
 # source -> (its numbers and comparison words in order, the check that recomputes them)

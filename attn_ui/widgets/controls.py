@@ -23,8 +23,8 @@ from attn_core import (
     valid_head_counts,
 )
 from attn_core.tokens import unique_labels
-from attn_ui.state import SETTINGS_KEY, Incoming
-from attn_ui.text import md_escape
+from attn_ui.widgets.state import SETTINGS_KEY, Incoming
+from attn_ui.words.escape import md_escape
 
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 MORE_KEY = "lab.more"  # whether the "More" expander is open

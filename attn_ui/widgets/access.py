@@ -13,8 +13,8 @@ from types import MappingProxyType
 import streamlit as st
 
 from attn_core import Result
-from attn_ui.explain import row_sentence
-from attn_ui.text import md_escape
+from attn_ui.words.escape import md_escape
+from attn_ui.words.explain import row_sentence
 
 TABLE_KEY = "lab.table"  # whether the table under the map is open, per session
 QUERY_COLUMN = "query word"  # has a space, so it can never equal a word label

@@ -1,6 +1,6 @@
-"""Plotly builders for the lesson pages on masks and dropout. They draw what attn_core.masks_lessons computed.
+"""Plotly builders for the lesson pages on masks and dropout. They draw what attn_core.lessons.masks computed.
 
-Attention maps are drawn by `figures.attention_map`; this module draws the other pictures: the
+Attention maps are drawn by `maps.attention_map`; this module draws the other pictures: the
 change-a-later-word table, the four routes on one row, a row of A @ V term by term, True/False mask tables,
 the masks of a padded batch, and the mean row sum over many dropout re-rolls. Never calls st.*.
 Like `figures`, the builders write plain figure dicts (Plotly's validation costs tens of ms a figure);
@@ -14,8 +14,8 @@ from types import MappingProxyType
 import numpy as np
 import plotly.graph_objects as go
 
-from attn_core.masks_lessons import SAME, DropoutRolls, LaterWordChange, PaddedBatch, RouteRows, RowTimesValues
-from attn_ui.figures import (
+from attn_core.lessons.masks import SAME, DropoutRolls, LaterWordChange, PaddedBatch, RouteRows, RowTimesValues
+from attn_ui.figures.maps import (
     GREY_FUTURE,
     GREY_PADDING,
     GREY_TEXT,
@@ -24,7 +24,7 @@ from attn_ui.figures import (
     WEIGHT_SCALE,
     figure_from_spec,
 )
-from attn_ui.text import plotly_escape
+from attn_ui.words.escape import plotly_escape
 
 OPEN_CELL = "#f4f7fb"  # a legal cell in a True/False table: near white, so the blocked greys stand out
 OPEN_TEXT = "#3a3a3a"

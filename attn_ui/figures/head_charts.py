@@ -1,6 +1,6 @@
 """Figures and tables for the lesson pages on heads, shapes and one row by hand. They draw; they never call st.*.
 
-Every number comes from `attn_core.heads_lessons` (and so from a Result); words are escaped on the way out.
+Every number comes from `attn_core.lessons.heads` (and so from a Result); words are escaped on the way out.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attn_core import ROUTE_NAMES, Result
-from attn_core import heads_lessons as lessons
-from attn_ui import figures
-from attn_ui.text import md_escape
+from attn_core.lessons import heads as lessons
+from attn_ui.figures import maps
+from attn_ui.words.escape import md_escape
 
 DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision)
 # Explicit scales (Plotly.js names some scales in the opposite order to plotly.py). Both stay light enough for
 # dark text, which Streamlit's dark theme would otherwise turn light.
 VALUE_SCALE = ((0.0, "#d6604d"), (0.5, "#f7f7f7"), (1.0, "#4393c3"),)  # signed values: red below 0, blue above
 SHARE_SCALE = ((0.0, "#f7fbff"), (1.0, "#4292c6"),)  # share of a head: white (none) to blue (all)
-CELL_TEXT = figures.GREY_TEXT
+CELL_TEXT = maps.GREY_TEXT
 BORDER = "#ff6a13"  # head blocks are outlined in the Lab's selection orange
 FLOAT32_COLOUR, BF16_COLOUR = "#3e7cc4", "#35b779"  # a blue and viridis' green: clear on light and dark
 
@@ -39,14 +39,14 @@ def head_title(result: Result, head: int) -> str:
 
 def small_multiples(result: Result) -> list[go.Figure]:
     """One small map per head, each titled with the concat columns its output fills."""
-    maps = []
+    figures = []
     for head in range(result.settings.heads):
-        figure = figures.attention_map(result, head=head, style=figures.SMALL, title=head_title(result, head))
+        figure = maps.attention_map(result, head=head, style=maps.SMALL, title=head_title(result, head))
         figure.layout.xaxis.tickangle = -40  # six words side by side do not fit a small map's width
         figure.layout.margin.t = 84  # room for the slanted words and, above them, the title
         figure.layout.title.update(y=0.99, yref="container", yanchor="top")
-        maps.append(figure)
-    return maps
+        figures.append(figure)
+    return figures
 
 
 def _plain_layout(height: int, top: int = 10, **extra) -> dict:
@@ -74,10 +74,10 @@ def concat_figure(result: Result) -> go.Figure:
         90 + 34 * length, top=30, shapes=shapes, annotations=notes,
         xaxis={"tickmode": "array", "tickvals": list(range(width)), "ticktext": [str(c + 1) for c in range(width)],
                "fixedrange": True, "title": {"text": "column of concat (counted from 1)"}},
-        yaxis={"tickmode": "array", "tickvals": list(range(length)), "ticktext": figures.axis_labels(result),
+        yaxis={"tickmode": "array", "tickvals": list(range(length)), "ticktext": maps.axis_labels(result),
                "autorange": "reversed", "fixedrange": True},
     )
-    return figures.figure_from_spec({"data": [heatmap], "layout": layout})
+    return maps.figure_from_spec({"data": [heatmap], "layout": layout})
 
 
 def mixing_figure(result: Result) -> go.Figure:
@@ -106,7 +106,7 @@ def mixing_figure(result: Result) -> go.Figure:
                                     "anchor": f"x{suffix}"}
         layout["annotations"].append({"text": title, "x": 0.5, "xref": "paper", "y": top, "yref": "paper",
                                       "yanchor": "bottom", "showarrow": False, "font": {"size": 13}})
-    return figures.figure_from_spec({"data": traces, "layout": layout})
+    return maps.figure_from_spec({"data": traces, "layout": layout})
 
 
 # --- page 5: memory ---------------------------------------------------------------------------------------
@@ -130,7 +130,7 @@ def memory_figure(batch: int, heads: int, chosen: int | None = None) -> go.Figur
         size = lessons.score_tensor_bytes(batch, heads, chosen, lessons.BYTES_PER_NUMBER["float32"])
         traces.append({"type": "scatter", "name": f"T = {chosen:,}", "x": [chosen], "y": [size], "mode": "markers",
                        "hoverinfo": "skip", "marker": {"size": 16, "symbol": "circle-open",
-                                                       "color": figures.SELECT_COLOUR, "line": {"width": 3}}})
+                                                       "color": maps.SELECT_COLOUR, "line": {"width": 3}}})
     marks = lessons.MARKED_LENGTHS
     shapes = [{"type": "line", "x0": t, "x1": t, "xref": "x", "y0": 0, "y1": 1, "yref": "paper",
                "line": {"dash": "dot", "color": "#888", "width": 1}} for t in marks]
@@ -145,7 +145,7 @@ def memory_figure(batch: int, heads: int, chosen: int | None = None) -> go.Figur
         yaxis={"type": "log", "tickvals": ticks, "ticktext": [lessons.human_bytes(t) for t in ticks],
                "title": {"text": "score tensor, one layer"}, "fixedrange": True},
     )
-    return figures.figure_from_spec({"data": traces, "layout": layout})
+    return maps.figure_from_spec({"data": traces, "layout": layout})
 
 
 # --- page 6: one row by hand ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import plotly.io as pio
 from plotly.basedatatypes import BaseFigure
 
 from attn_core import Result
-from attn_ui.text import plotly_escape
+from attn_ui.words.escape import plotly_escape
 
 # Viridis (colour-blind safe, no grey in it), written out with plotly.js's own stops so the text-colour rule
 # below is computed on exactly the colours the browser paints.

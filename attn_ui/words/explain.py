@@ -7,7 +7,7 @@ from types import MappingProxyType
 import numpy as np
 
 from attn_core import Result
-from attn_ui.text import md_escape
+from attn_ui.words.escape import md_escape
 
 
 def kpi_values(result: Result, score_tensor: bool = True) -> dict[str, str]:

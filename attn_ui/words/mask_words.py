@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from attn_core import Result
-from attn_core.masks_lessons import (
+from attn_core.lessons.masks import (
     CheatingHead,
     DropoutRolls,
     LaterWordChange,
@@ -17,7 +17,7 @@ from attn_core.masks_lessons import (
     RowTimesValues,
     WorkedExample,
 )
-from attn_ui.text import md_escape
+from attn_ui.words.escape import md_escape
 
 
 def signed(value: float) -> str:

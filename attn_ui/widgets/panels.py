@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 import streamlit as st
 
 from attn_core import Result, Settings
-from attn_ui import figures
-from attn_ui.access import weights_table_expander
-from attn_ui.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
+from attn_ui.figures import maps
+from attn_ui.widgets.access import weights_table_expander
+from attn_ui.words.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
 
 MAP_KEY = "lab.map"
 
@@ -68,12 +68,12 @@ def map_file_name(settings: Settings) -> str:
     return "_".join(parts)
 
 
-def attention_panel(result: Result, row: int | None, style: figures.MapStyle = figures.LAB) -> None:
+def attention_panel(result: Result, row: int | None, style: maps.MapStyle = maps.LAB) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and a legend."""
-    spec = figures.attention_map_spec(result, selected_row=row, style=style)
+    spec = maps.attention_map_spec(result, selected_row=row, style=style)
     st.plotly_chart(
-        figures.ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
-        config=figures.download_config(map_file_name(result.settings)), alt=map_summary(result),
+        maps.ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
+        config=maps.download_config(map_file_name(result.settings)), alt=map_summary(result),
     )
     if row is not None:
         st.markdown(row_sentence(result, row))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from attn_core import Settings
-from attn_ui.look import apply_look
-from attn_ui.nav import sidebar_nav
-from attn_ui.state import lab_query
+from attn_ui.widgets.look import apply_look
+from attn_ui.widgets.nav import sidebar_nav
+from attn_ui.widgets.state import lab_query
 
 
 def lesson_page(title: str, question: str, minutes: int) -> None:

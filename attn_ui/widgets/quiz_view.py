@@ -20,8 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from attn_ui.page import lab_button
-from attn_ui.questions import (
+from attn_ui.quiz.bank import (
     BY_ID,
     QUESTIONS,
     SECTION_BY_ID,
@@ -37,6 +36,7 @@ from attn_ui.questions import (
     normalise,
     tally,
 )
+from attn_ui.widgets.page import lab_button
 
 ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"

@@ -19,9 +19,10 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from attn_core import Result, Settings
-from attn_ui import figures, panels
-from attn_ui.panels import map_file_name
-from attn_ui.state import lab_query
+from attn_ui.figures import maps
+from attn_ui.widgets import panels
+from attn_ui.widgets.panels import map_file_name
+from attn_ui.widgets.state import lab_query
 
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
@@ -129,13 +130,13 @@ def view_keys(row: int | None, projector: bool) -> dict[str, str]:
     return {"row": "" if row is None else str(row + 1), "mode": PROJECTOR if projector else ""}
 
 
-SCENE_PROJECTOR = dataclasses.replace(figures.PROJECTOR, height=640)  # leaves room for Back / Next above
+SCENE_PROJECTOR = dataclasses.replace(maps.PROJECTOR, height=640)  # leaves room for Back / Next above
 
 
-def map_style(projector: bool, scene: bool = False) -> figures.MapStyle:
+def map_style(projector: bool, scene: bool = False) -> maps.MapStyle:
     if not projector:
-        return figures.LAB
-    return SCENE_PROJECTOR if scene else figures.PROJECTOR
+        return maps.LAB
+    return SCENE_PROJECTOR if scene else maps.PROJECTOR
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""The quiz: questions as data, their checks and the grading. Pure: no streamlit, no plotly."""
