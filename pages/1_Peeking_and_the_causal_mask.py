@@ -4,8 +4,8 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core.lessons import masks as lessons
-from attn_ui.figures import mask_charts
-from attn_ui.figures.maps import MapStyle, attention_map
+from attn_ui.figures import layout, mask_charts
+from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
 from attn_ui.words import mask_words
@@ -17,8 +17,7 @@ st.markdown(mask_words.PEEK_INTRO)
 st.markdown(mask_words.CHEAT_HOW)
 cheat = lessons.cheating_head(Settings().sentence, st.toggle("Causal mask", key="peek.causal"))
 left, right = st.columns([1, 1.2], gap="medium")
-cheat_style = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
-left.plotly_chart(attention_map(cheat.result, style=cheat_style), key="peek.cheat_map", config=STILL)
+left.plotly_chart(attention_map(cheat.result, style=layout.CHEAT), key="peek.cheat_map", config=STILL)
 right.metric("Next word guessed right", f"{cheat.hit_count} of {cheat.positions}")
 right.dataframe(mask_words.guess_rows(cheat), hide_index=True)
 st.markdown(mask_words.cheat_caption(cheat))

@@ -5,8 +5,8 @@ import streamlit as st
 from attn_core import Settings
 from attn_core.lessons import masks as lessons
 from attn_core.tokens import unique_labels
-from attn_ui.figures import mask_charts
-from attn_ui.figures.maps import MapStyle, attention_map
+from attn_ui.figures import layout, mask_charts
+from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import panels, quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
 from attn_ui.words import mask_words
@@ -27,8 +27,7 @@ panels.show_notes(notes)
 left.markdown(mask_words.mask_counts_caption(result))
 left.markdown(mask_words.PAD_ROWS)
 left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))
-map_style = MapStyle(height=400, cell_font=12, axis_font=12, show_scale=False)
-right.plotly_chart(attention_map(result, style=map_style), key="pad.map", config=STILL)
+right.plotly_chart(attention_map(result, style=layout.LESSON), key="pad.map", config=STILL)
 tables = zip(st.columns(3), mask_charts.mask_tables(result), ("causal", "padding", "both"), strict=True)
 for column, figure, name in tables:
     column.plotly_chart(figure, key=f"pad.table_{name}", config=STILL)

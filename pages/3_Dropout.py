@@ -4,8 +4,8 @@ import streamlit as st
 
 from attn_core import MAX_DROPOUT, Settings
 from attn_core.lessons import masks as lessons
-from attn_ui.figures import mask_charts
-from attn_ui.figures.maps import MapStyle, attention_map
+from attn_ui.figures import layout, mask_charts
+from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import panels, quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
 from attn_ui.words import mask_words
@@ -35,8 +35,7 @@ tiles.metric("Dropped cells", str(result.dropped_cells), width=140)
 tiles.metric("Mean row sum", f"{lessons.mean_row_sum(result):.2f}", width=140)
 tiles.metric(f"Maps in {lessons.PATTERN_ROLLS} re-rolls", str(lessons.different_maps(settings)), width=140)
 left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
-map_style = MapStyle(height=420, cell_font=12, axis_font=12, show_scale=False)
-right.plotly_chart(attention_map(result, style=map_style), key="drop.map", config=STILL)
+right.plotly_chart(attention_map(result, style=layout.LESSON), key="drop.map", config=STILL)
 st.markdown(mask_words.INFERENCE_HOW)
 
 st.markdown(mask_words.ROLLS_HOW)

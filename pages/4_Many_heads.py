@@ -5,7 +5,7 @@ import streamlit as st
 from attn_core import Settings, SettingsError
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
-from attn_ui.figures import maps
+from attn_ui.figures.layout import download_config
 from attn_ui.widgets import quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
 
@@ -21,18 +21,18 @@ st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {resul
 head_maps = hf.small_multiples(result)
 for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in order
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
-        column.plotly_chart(head_maps[head], config=maps.download_config(f"head-{head + 1}-of-{heads}"))
+        column.plotly_chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"))
 
 st.subheader("Where each head's output goes")
 st.markdown(hf.concat_sentence(result))
-st.plotly_chart(hf.concat_figure(result), config=maps.download_config("concat"))
+st.plotly_chart(hf.concat_figure(result), config=download_config("concat"))
 worked = state.cached_compute(lessons.WORKED)
 st.markdown(hf.worked_sentence(worked))
 st.dataframe(lessons.concat_table(worked), hide_index=True)
 
 st.subheader("What W_o does")
 st.markdown(hf.w_o_sentence(result))
-st.plotly_chart(hf.mixing_figure(result), config=maps.download_config("w_o-mixing"))
+st.plotly_chart(hf.mixing_figure(result), config=download_config("w_o-mixing"))
 
 st.subheader("Same price as one wide head")
 for cell, (label, value) in zip(st.container(key="kpis").columns(4), hf.cost_metrics(result).items(), strict=True):

@@ -5,7 +5,7 @@ import streamlit as st
 from attn_core import Settings
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
-from attn_ui.figures import maps
+from attn_ui.figures.layout import download_config
 from attn_ui.widgets import panels, quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
 
@@ -28,7 +28,7 @@ length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, value=les
                           format_func=lambda t: f"{t:,}")
 metrics = hf.memory_metrics(batch, lessons.GPT2.heads, length)
 panels.metric_tiles(metrics, columns=4)
-st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=maps.download_config("score-memory"))
+st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
 st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: the "
            "square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the bill but "
            "not the slope. 1 MB = 1,000,000 bytes.")

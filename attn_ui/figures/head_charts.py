@@ -13,20 +13,12 @@ import plotly.graph_objects as go
 from attn_core import ROUTE_NAMES, Result
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import maps
+from attn_ui.figures.layout import SMALL, base_layout
+from attn_ui.figures.palette import BF16_COLOUR, FLOAT32_COLOUR, GREY_TEXT, SELECT_COLOUR, SHARE_SCALE, SIGNED_SCALE
 from attn_ui.words.escape import md_escape
 
 DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision)
-# Explicit scales (Plotly.js names some scales in the opposite order to plotly.py). Both stay light enough for
-# dark text, which Streamlit's dark theme would otherwise turn light.
-VALUE_SCALE = ((0.0, "#d6604d"), (0.5, "#f7f7f7"), (1.0, "#4393c3"),)  # signed values: red below 0, blue above
-SHARE_SCALE = ((0.0, "#f7fbff"), (1.0, "#4292c6"),)  # share of a head: white (none) to blue (all)
-CELL_TEXT = maps.GREY_TEXT
-BORDER = "#ff6a13"  # head blocks are outlined in the Lab's selection orange
-FLOAT32_COLOUR, BF16_COLOUR = "#3e7cc4", "#35b779"  # a blue and viridis' green: clear on light and dark
-
-
-def _margins(top: int = 10) -> dict:
-    return {"l": 10, "r": 10, "t": top, "b": 10}
+CELL_TEXT = GREY_TEXT  # dark text on the light ends of both scales, in the light and the dark theme
 
 
 # --- page 4: many heads -------------------------------------------------------------------------------
@@ -41,7 +33,7 @@ def small_multiples(result: Result) -> list[go.Figure]:
     """One small map per head, each titled with the concat columns its output fills."""
     figures = []
     for head in range(result.settings.heads):
-        figure = maps.attention_map(result, head=head, style=maps.SMALL, title=head_title(result, head))
+        figure = maps.attention_map(result, head=head, style=SMALL, title=head_title(result, head))
         figure.layout.xaxis.tickangle = -40  # six words side by side do not fit a small map's width
         figure.layout.margin.t = 84  # room for the slanted words and, above them, the title
         figure.layout.title.update(y=0.99, yref="container", yanchor="top")
@@ -50,8 +42,7 @@ def small_multiples(result: Result) -> list[go.Figure]:
 
 
 def _plain_layout(height: int, top: int = 10, **extra) -> dict:
-    return {"height": height, "margin": _margins(top), "dragmode": False, "plot_bgcolor": "rgba(0,0,0,0)",
-            "paper_bgcolor": "rgba(0,0,0,0)", **extra}
+    return base_layout(height, {"l": 10, "r": 10, "t": top, "b": 10}, **extra)
 
 
 def concat_figure(result: Result) -> go.Figure:
@@ -60,14 +51,14 @@ def concat_figure(result: Result) -> go.Figure:
     blocks = lessons.head_columns(result.settings.d_model, result.settings.heads)
     heatmap = {
         "type": "heatmap", "name": "concat", "z": result.context.tolist(), "x": list(range(width)),
-        "y": list(range(length)), "colorscale": VALUE_SCALE, "zmid": 0, "showscale": False, "xgap": 1, "ygap": 1,
+        "y": list(range(length)), "colorscale": SIGNED_SCALE, "zmid": 0, "showscale": False, "xgap": 1, "ygap": 1,
         "texttemplate": "%{z:.2f}" if width <= 8 else "%{z:.1f}",
         "textfont": {"size": 11 if width <= 8 else 10, "color": CELL_TEXT},
         "customdata": [[[r + 1, c + 1] for c in range(width)] for r in range(length)],
         "hovertemplate": "row %{customdata[0]}, column %{customdata[1]}: %{z:.4f}<extra></extra>",
     }
     shapes = [{"type": "rect", "x0": b[0] - 0.5, "x1": b[-1] + 0.5, "y0": -0.5, "y1": length - 0.5,
-               "line": {"color": BORDER, "width": 3}, "layer": "above"} for b in blocks]
+               "line": {"color": SELECT_COLOUR, "width": 3}, "layer": "above"} for b in blocks]
     notes = [{"x": (b[0] + b[-1]) / 2, "y": -0.5, "yshift": 4, "yanchor": "bottom", "text": f"head {head + 1}",
               "showarrow": False, "font": {"size": 12}} for head, b in enumerate(blocks)]
     layout = _plain_layout(
@@ -130,7 +121,7 @@ def memory_figure(batch: int, heads: int, chosen: int | None = None) -> go.Figur
         size = lessons.score_tensor_bytes(batch, heads, chosen, lessons.BYTES_PER_NUMBER["float32"])
         traces.append({"type": "scatter", "name": f"T = {chosen:,}", "x": [chosen], "y": [size], "mode": "markers",
                        "hoverinfo": "skip", "marker": {"size": 16, "symbol": "circle-open",
-                                                       "color": maps.SELECT_COLOUR, "line": {"width": 3}}})
+                                                       "color": SELECT_COLOUR, "line": {"width": 3}}})
     marks = lessons.MARKED_LENGTHS
     shapes = [{"type": "line", "x0": t, "x1": t, "xref": "x", "y0": 0, "y1": 1, "yref": "paper",
                "line": {"dash": "dot", "color": "#888", "width": 1}} for t in marks]

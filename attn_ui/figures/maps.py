@@ -12,112 +12,32 @@ every layer, and draws the whole chart again when it has to grow its margins).
 
 from __future__ import annotations
 
-import html
 import math
 import re
-from dataclasses import dataclass
-from types import MappingProxyType
 
 import numpy as np
-import plotly.colors as pc
 import plotly.graph_objects as go
-import plotly.io as pio
-from plotly.basedatatypes import BaseFigure
 
 from attn_core import Result
+from attn_ui.figures.layout import LAB, MapStyle, base_layout, heatmap_cells
+from attn_ui.figures.palette import (
+    BLACK_TEXT_FROM,
+    GREY_SCALE,
+    GREY_TEXT,
+    SELECT_COLOUR,
+    TEXT_ON_DARK,
+    TEXT_ON_LIGHT,
+    WEIGHT_SCALE,
+)
+from attn_ui.figures.plotly_fast import figure_from_spec, label_box
 from attn_ui.words.escape import plotly_escape
 
-# Viridis (colour-blind safe, no grey in it), written out with plotly.js's own stops so the text-colour rule
-# below is computed on exactly the colours the browser paints.
-VIRIDIS = ("#440154", "#48186a", "#472d7b", "#424086", "#3b528b", "#33638d", "#2c728e", "#26828e", "#21918c",
-           "#1fa088", "#28ae80", "#3fbc73", "#5ec962", "#84d44b", "#addc30", "#d8e219", "#fde725")
-WEIGHT_SCALE = tuple((min(index * 16 / 255, 1.0), colour) for index, colour in enumerate(VIRIDIS))
-GREY_FUTURE = "#d9d9d9"  # light grey: blocked because the key lies in the future
-GREY_PADDING = "#a6a6a6"  # darker grey: blocked because the key is a PAD token
-GREY_TEXT = "#1a1a1a"  # text on both greys (contrast > 7:1)
-SELECT_COLOUR = "#ff6a13"  # outline of the selected row; orange is not in viridis
-TEXT_ON_LIGHT = "#000000"  # numbers on light cells; black, not Plotly's #444, keeps every cell >= 4.5:1
-TEXT_ON_DARK = "#ffffff"  # numbers on dark cells
-GREY_SCALE = ((0, GREY_FUTURE), (0.5, GREY_FUTURE), (0.5, GREY_PADDING), (1, GREY_PADDING))  # z 0 future, 1 PAD
 DROP_MARK = "drop"
 _LABEL = re.compile(r'<span style="color:(#[0-9a-f]{6})">(.*)</span>', re.DOTALL)  # see _coloured
 
-# Advance widths (em) of Source Sans, the font Streamlit's theme gives Plotly charts, measured in Chromium (canvas
-# measureText at 100 px). Any other character counts as a full em, wider than any in the table.
-SOURCE_SANS_EM = MappingProxyType(dict(zip(
-    '0123456789 !"#$%&\'()*+,-./:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~·',
-    (
-        0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.497, 0.2, 0.289, 0.426, 0.497,
-        0.497, 0.824, 0.609, 0.249, 0.303, 0.303, 0.418, 0.497, 0.249, 0.311, 0.249, 0.35, 0.249, 0.249,
-        0.497, 0.497, 0.497, 0.425, 0.847, 0.543, 0.588, 0.571, 0.615, 0.527, 0.494, 0.617, 0.652, 0.263,
-        0.479, 0.579, 0.486, 0.727, 0.647, 0.664, 0.566, 0.664, 0.569, 0.534, 0.536, 0.645, 0.515, 0.786,
-        0.513, 0.476, 0.539, 0.303, 0.35, 0.303, 0.497, 0.5, 0.542, 0.504, 0.553, 0.456, 0.555, 0.496,
-        0.292, 0.504, 0.544, 0.246, 0.247, 0.495, 0.255, 0.829, 0.547, 0.542, 0.555, 0.555, 0.347, 0.419,
-        0.338, 0.544, 0.467, 0.719, 0.446, 0.467, 0.425, 0.303, 0.241, 0.303, 0.497, 0.249,
-    ),
-    strict=True,
-)))
-LINE_SPACING = 1.3  # Plotly's: each further line of a label adds 1.3 em
-FIRST_LINE = 4 / 3  # the first line of an SVG label is about 1.33 em tall
 X_TICK_ANGLE = 35  # key labels lean this much (degrees) from 7 words on
 
 
-@dataclass(frozen=True)
-class MapStyle:
-    """How large things are drawn: the Lab, a small multiple, or the projector."""
-
-    height: int = 440
-    cell_font: int = 15
-    axis_font: int = 15
-    show_scale: bool = True
-    show_titles: bool = True
-    margin: int = 10
-    # (left, top) px Plotly needs beyond the widest word and tallest key label: tick gaps and the axis title.
-    # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them (about
-    # 50 ms a click in the Lab); measured in Chromium, and tests/browser/test_map_margins_browser.py checks
-    # that Plotly did not have to grow them. None leaves the margins to Plotly's automargin alone.
-    label_room: tuple[int, int] | None = None
-
-
-# numbers in every cell; a colour bar costs a phone a third of the width
-LAB = MapStyle(show_scale=False, label_room=(62, 57))
-# numbers in cells, no bar
-PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 58))
-SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
-PHONE_MIN_HEIGHT = 300
-
-
-def relative_luminance(colour: str) -> float:
-    """WCAG 2.1 relative luminance of '#rrggbb' or 'rgb(r, g, b)'."""
-    if colour.startswith("#"):
-        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    else:
-        channels = [float(c) / 255 for c in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast_ratio(first: str, second: str) -> float:
-    """WCAG 2.1 contrast ratio of two colours, from 1 to 21."""
-    light, dark = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def scale_colour(weight: float, scale: tuple = WEIGHT_SCALE) -> str:
-    """The colour a heatmap with zmin=0, zmax=1 paints for this weight (Plotly interpolates in RGB)."""
-    return pc.sample_colorscale([list(stop) for stop in scale], [min(max(weight, 0.0), 1.0)])[0]
-
-
-def _black_text_from(scale: tuple = WEIGHT_SCALE, steps: int = 1000) -> float:
-    """The smallest weight whose cell colour gives black text more contrast than white (viridis gets lighter)."""
-    for step in range(steps + 1):
-        colour = scale_colour(step / steps, scale)
-        if contrast_ratio(colour, TEXT_ON_LIGHT) > contrast_ratio(colour, TEXT_ON_DARK):
-            return step / steps
-    return 1.0 + 1 / steps
-
-
-BLACK_TEXT_FROM = _black_text_from()  # about 0.44 for viridis; computed once, at import
 
 
 def axis_labels(result: Result, joiner: str = " · ") -> list[str]:
@@ -198,13 +118,13 @@ def attention_map_spec(
     cols, rows = np.meshgrid(positions, positions)
     traces = [
         {
-            "type": "heatmap", "name": "weights", "z": _cells(shown), "x": positions, "y": positions,
+            "type": "heatmap", "name": "weights", "z": heatmap_cells(shown), "x": positions, "y": positions,
             "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "hoverinfo": "skip", "hoverongaps": False,
             "showscale": style.show_scale, "xgap": 2, "ygap": 2,
             "colorbar": {"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
         },
         {
-            "type": "heatmap", "name": "blocked", "z": _cells(kind), "x": positions, "y": positions,
+            "type": "heatmap", "name": "blocked", "z": heatmap_cells(kind), "x": positions, "y": positions,
             "zmin": 0, "zmax": 1, "showscale": False, "colorscale": GREY_SCALE,
             "hoverinfo": "skip", "hoverongaps": False, "xgap": 2, "ygap": 2,
         },
@@ -246,58 +166,6 @@ def drawn_labels(traces: list[dict]) -> np.ndarray:
     return np.array([label_parts(label)[1] for label in cells["text"]], dtype=object).reshape(length, length)
 
 
-def _cells(grid: np.ndarray) -> list[list]:
-    """A 2-d array as nested lists, NaN as None (a gap in a heatmap)."""
-    return [[None if isinstance(v, float) and v != v else v for v in row] for row in grid.tolist()]
-
-
-def figure_from_spec(spec: dict) -> go.Figure:
-    """Wrap a plain figure dict without Plotly's per-property validation (about 25 ms -> 2 ms a map).
-
-    The builders write plain dicts for speed; tests/ui/test_figures.py builds every figure again WITH
-    validation, so a misspelt property still fails there.
-    """
-    return go.Figure(spec, _validate=VALIDATE)
-
-
-VALIDATE = False  # tests switch this on to have Plotly check every property
-
-
-class ReadyFigure(BaseFigure):
-    """A finished figure dict that st.plotly_chart takes as it is: the Lab's hot path (about 3 ms a click).
-
-    st.plotly_chart turns a go.Figure into a dict with `to_dict()` (a deep copy of everything) and turns a
-    dict into a go.Figure WITH validation before it writes the JSON. A BaseFigure is taken as already checked
-    and only asked for `to_dict()`, so this one hands over the dict itself: nothing is copied or parsed.
-    The same dicts are built into validated go.Figures in tests/ui/test_figures.py.
-    """
-
-    def __init__(self, spec: dict) -> None:  # BaseFigure.__init__ is skipped on purpose: it parses the spec
-        layout = spec.get("layout", {})
-        default = pio.templates.default  # "streamlit" once Streamlit is imported, as go.Figure would apply
-        if "template" not in layout and default:
-            spec = {**spec, "layout": {**layout, "template": _template_dict(pio.templates[default])}}
-        object.__setattr__(self, "_spec", spec)
-
-    def to_dict(self) -> dict:
-        return self._spec
-
-
-def _template_dict(template: go.layout.Template) -> dict:
-    """The template as a dict, for reading only: Plotly's own dict when it has one (to_plotly_json deep-copies
-    it, about 1 ms a click). tests/ui/test_figures.py checks the JSON equals what go.Figure writes."""
-    props = getattr(template, "_props", None)
-    return props if isinstance(props, dict) else template.to_plotly_json()
-
-
-def label_box(label: str, size: float) -> tuple[float, float]:
-    """(width, height) in px of a tick label at this font size (<br> breaks lines). Within a few per cent of what
-    Chromium draws; MapStyle.label_room was measured with this estimate, so it covers the difference."""
-    lines = [html.unescape(line) for line in label.split("<br>")]
-    width = max(size * sum(SOURCE_SANS_EM.get(char, 1.0) for char in line) for line in lines)
-    return width, size * (FIRST_LINE + LINE_SPACING * (len(lines) - 1))
-
-
 def _x_tick_angle(length: int) -> int:
     """How far (degrees) the key labels lean: 0 up to 6 words, then X_TICK_ANGLE."""
     return X_TICK_ANGLE if length > 6 else 0
@@ -325,29 +193,19 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
         "tickfont": {"size": style.axis_font}, "showgrid": False, "zeroline": False, "fixedrange": True,
         "range": [-0.5, length - 0.5],
     }
-    layout = {
-        "height": style.height,
-        "margin": _margins(x_labels, y_labels, style, title),
-        "xaxis": {**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -angle} if angle else {}),
+    layout = base_layout(
+        style.height, _margins(x_labels, y_labels, style, title),
+        xaxis={**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -angle} if angle else {}),
                   "title": {"text": "key: the word being looked at →" if style.show_titles else "",
                             "font": {"size": style.axis_font - 2}}},
-        "yaxis": {**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
+        yaxis={**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
                   "scaleanchor": "x",
                   "title": {"text": "query: the word looking ↓" if style.show_titles else "",
                             "font": {"size": style.axis_font - 2}}},
-        "dragmode": False, "hovermode": "closest", "clickmode": "event+select",
-        "plot_bgcolor": "rgba(0,0,0,0)", "paper_bgcolor": "rgba(0,0,0,0)",
-    }
+        hovermode="closest", clickmode="event+select",
+    )
     if title:
         layout["title"] = {"text": plotly_escape(title), "x": 0.5, "font": {"size": style.axis_font}}
     return layout
 
 
-def download_config(filename: str, scale: int = 3) -> dict:
-    """Plotly's toolbar: a PNG with a meaningful name at slide resolution; no editing tools."""
-    return {
-        "displaylogo": False,
-        "modeBarButtonsToRemove": ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d",
-                                   "autoScale2d", "resetScale2d"],
-        "toImageButtonOptions": {"format": "png", "filename": filename, "scale": scale},
-    }

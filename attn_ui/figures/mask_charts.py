@@ -3,7 +3,7 @@
 Attention maps are drawn by `maps.attention_map`; this module draws the other pictures: the
 change-a-later-word table, the four routes on one row, a row of A @ V term by term, True/False mask tables,
 the masks of a padded batch, and the mean row sum over many dropout re-rolls. Never calls st.*.
-Like `figures`, the builders write plain figure dicts (Plotly's validation costs tens of ms a figure);
+Like `maps`, the builders write plain figure dicts (Plotly's validation costs tens of ms a figure);
 the page tests build them again with validation on.
 """
 
@@ -15,30 +15,28 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attn_core.lessons.masks import SAME, DropoutRolls, LaterWordChange, PaddedBatch, RouteRows, RowTimesValues
-from attn_ui.figures.maps import (
+from attn_ui.figures.layout import base_layout, heatmap_cells
+from attn_ui.figures.palette import (
+    CHANGE_SCALE,
     GREY_FUTURE,
-    GREY_PADDING,
     GREY_TEXT,
+    LINE_RESCALED,
+    LINE_UNSCALED,
+    MASK_SCALE,
+    OPEN_CELL,
+    OPEN_TEXT,
     SELECT_COLOUR,
+    SIGNED_SCALE,
     TEXT_ON_LIGHT,
     WEIGHT_SCALE,
-    figure_from_spec,
 )
+from attn_ui.figures.plotly_fast import figure_from_spec
 from attn_ui.words.escape import plotly_escape
 
-OPEN_CELL = "#f4f7fb"  # a legal cell in a True/False table: near white, so the blocked greys stand out
-OPEN_TEXT = "#3a3a3a"
-CHANGE_SCALE = ((0.0, "#fff4e6"), (1.0, "#d94801"),)  # how far a row moved: pale to strong orange
-# signed numbers: blue, white, red; ends light enough for black numbers on every cell (>= 7:1)
-VALUE_SCALE = ((0.0, "#67a9cf"), (0.5, "#f7f7f7"), (1.0, "#ef8a62"),)
-LINE_RESCALED = "#1f77b4"
-LINE_UNSCALED = "#d62728"
 FONT = 13
 SETUP_SHORT = ("no mask", "−∞ first", "zero after", "score → 0")  # column heads of the experiment
 ROUTE_SHORT = MappingProxyType({"neg_inf": "−∞ first", "zero_after": "zero after", "renormalize": "zero, renorm.",
                "zero_score": "score → 0"})  # fmt: skip
-MASK_SCALE = ((0.0, OPEN_CELL), (0.33, OPEN_CELL), (0.34, GREY_FUTURE), (0.66, GREY_FUTURE),
-              (0.67, GREY_PADDING), (1.0, GREY_PADDING),)  # fmt: skip
 
 
 # --- small pieces ---------------------------------------------------------------------------------
@@ -46,11 +44,6 @@ MASK_SCALE = ((0.0, OPEN_CELL), (0.33, OPEN_CELL), (0.34, GREY_FUTURE), (0.66, G
 
 def _words(labels) -> list[str]:
     return [plotly_escape(label) for label in labels]
-
-
-def _cells(grid: np.ndarray) -> list[list]:
-    """A 2-d array as nested lists, NaN as None (a gap in a heatmap)."""
-    return [[None if isinstance(v, float) and v != v else v for v in row] for row in np.asarray(grid).tolist()]
 
 
 def _fmt(values: np.ndarray, digits: int = 2) -> np.ndarray:
@@ -62,7 +55,7 @@ def _fmt(values: np.ndarray, digits: int = 2) -> np.ndarray:
 def _heatmap(z: np.ndarray, text: np.ndarray, name: str, **extra) -> dict:
     """One grid of cells with a label in each; `extra` sets colours, axes, hover."""
     return {
-        "type": "heatmap", "name": name, "z": _cells(z), "text": _cells(text), "texttemplate": "%{text}",
+        "type": "heatmap", "name": name, "z": heatmap_cells(z), "text": heatmap_cells(text), "texttemplate": "%{text}",
         "textfont": {"size": FONT}, "xgap": 2, "ygap": 2, "showscale": False, "hoverongaps": False, **extra,
     }  # fmt: skip
 
@@ -88,10 +81,7 @@ def _title(text: str, y: float, x: float = 0.5) -> dict:
 
 
 def _figure(traces: list[dict], height: int, top: int = 10, **layout) -> go.Figure:
-    base = {
-        "height": height, "margin": {"l": 8, "r": 8, "t": top, "b": 8}, "dragmode": False,
-        "plot_bgcolor": "rgba(0,0,0,0)", "paper_bgcolor": "rgba(0,0,0,0)", "font": {"size": FONT},
-    }  # fmt: skip
+    base = base_layout(height, {"l": 8, "r": 8, "t": top, "b": 8}, font={"size": FONT})
     return figure_from_spec({"data": traces, "layout": {**base, **layout}})
 
 
@@ -146,7 +136,7 @@ def row_times_values(terms: RowTimesValues) -> go.Figure:
     columns = [f"v[{c}]" for c in range(terms.values.shape[1])]
     limit = max(float(np.abs(terms.values).max()), 1e-9)
     stacked = np.vstack([terms.terms, terms.context[None]])  # (T + 1, dh)
-    colours = {"zmin": -limit, "zmax": limit, "colorscale": VALUE_SCALE, "hovertemplate": "%{z:.3f}<extra></extra>",
+    colours = {"zmin": -limit, "zmax": limit, "colorscale": SIGNED_SCALE, "hovertemplate": "%{z:.3f}<extra></extra>",
                "textfont": {"size": FONT, "color": TEXT_ON_LIGHT}}
     traces = [
         _heatmap(terms.values, _fmt(terms.values), "values", **colours),

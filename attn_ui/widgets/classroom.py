@@ -8,7 +8,6 @@ tiles and the main controls large enough to read from the back of a hall at 1280
 from __future__ import annotations
 
 import csv
-import dataclasses
 import functools
 import io
 from collections.abc import Mapping
@@ -19,7 +18,7 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from attn_core import Result, Settings
-from attn_ui.figures import maps
+from attn_ui.figures import layout
 from attn_ui.widgets import panels
 from attn_ui.widgets.panels import map_file_name
 from attn_ui.widgets.state import lab_query
@@ -130,13 +129,10 @@ def view_keys(row: int | None, projector: bool) -> dict[str, str]:
     return {"row": "" if row is None else str(row + 1), "mode": PROJECTOR if projector else ""}
 
 
-SCENE_PROJECTOR = dataclasses.replace(maps.PROJECTOR, height=640)  # leaves room for Back / Next above
-
-
-def map_style(projector: bool, scene: bool = False) -> maps.MapStyle:
+def map_style(projector: bool, scene: bool = False) -> layout.MapStyle:
     if not projector:
-        return maps.LAB
-    return SCENE_PROJECTOR if scene else maps.PROJECTOR
+        return layout.LAB
+    return layout.SCENE_PROJECTOR if scene else layout.PROJECTOR
 
 
 @dataclass(frozen=True)

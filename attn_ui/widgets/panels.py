@@ -8,6 +8,8 @@ import streamlit as st
 
 from attn_core import Result, Settings
 from attn_ui.figures import maps
+from attn_ui.figures.layout import LAB, MapStyle, download_config
+from attn_ui.figures.plotly_fast import ReadyFigure
 from attn_ui.widgets.access import weights_table_expander
 from attn_ui.words.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
 
@@ -68,12 +70,12 @@ def map_file_name(settings: Settings) -> str:
     return "_".join(parts)
 
 
-def attention_panel(result: Result, row: int | None, style: maps.MapStyle = maps.LAB) -> None:
+def attention_panel(result: Result, row: int | None, style: MapStyle = LAB) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and a legend."""
     spec = maps.attention_map_spec(result, selected_row=row, style=style)
     st.plotly_chart(
-        maps.ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
-        config=maps.download_config(map_file_name(result.settings)), alt=map_summary(result),
+        ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
+        config=download_config(map_file_name(result.settings)), alt=map_summary(result),
     )
     if row is not None:
         st.markdown(row_sentence(result, row))

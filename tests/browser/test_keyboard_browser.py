@@ -7,7 +7,7 @@ import harness
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.figures.maps import contrast_ratio as contrast  # the one WCAG formula of the app
+from attn_ui.figures.palette import contrast_ratio as contrast  # the one WCAG formula of the app
 
 SLOW_MS = 120_000
 MAX_TABS = 90

@@ -10,7 +10,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
-from attn_ui.figures import maps
+from attn_ui.figures import layout as styles
 from attn_ui.widgets import classroom
 from attn_ui.words.explain import kpi_values
 from attn_ui.words.scenes import SCENES
@@ -38,8 +38,8 @@ def test_mode_projector_in_the_url_turns_the_lab_into_the_big_map():
     assert at.toggle(key="lab.projector").value is True
     assert projector_css_shown(at)
     spec = layout(at)
-    assert spec["height"] == maps.PROJECTOR.height
-    assert spec["xaxis"]["tickfont"]["size"] == spec["yaxis"]["tickfont"]["size"] == maps.PROJECTOR.axis_font
+    assert spec["height"] == styles.PROJECTOR.height
+    assert spec["xaxis"]["tickfont"]["size"] == spec["yaxis"]["tickfont"]["size"] == styles.PROJECTOR.axis_font
     assert {m.label: m.value for m in at.metric} == kpi_values(compute(Settings(causal=True, heads=4)))
     assert url(at) == {"mode": "projector", "causal": "1", "heads": "4"}
 
@@ -47,16 +47,16 @@ def test_mode_projector_in_the_url_turns_the_lab_into_the_big_map():
 def test_the_switch_writes_mode_to_the_url_and_takes_it_away_again():
     at = run_lab(causal="1")
     assert at.toggle(key="lab.projector").value is False and not projector_css_shown(at)
-    assert layout(at)["height"] == maps.LAB.height and "mode" not in url(at)
+    assert layout(at)["height"] == styles.LAB.height and "mode" not in url(at)
 
     ok(at.toggle(key="lab.projector").set_value(True).run())
     assert url(at) == {"causal": "1", "mode": "projector"}
-    assert layout(at)["height"] == maps.PROJECTOR.height and projector_css_shown(at)
+    assert layout(at)["height"] == styles.PROJECTOR.height and projector_css_shown(at)
     assert at.toggle(key="lab.causal").value is True  # the settings did not move
 
     ok(at.toggle(key="lab.projector").set_value(False).run())
     assert url(at) == {"causal": "1"}
-    assert layout(at)["height"] == maps.LAB.height and not projector_css_shown(at)
+    assert layout(at)["height"] == styles.LAB.height and not projector_css_shown(at)
 
 
 def test_projector_keeps_the_row_outline_and_survives_a_control_change():
@@ -185,9 +185,9 @@ def test_open_in_the_lab_carries_the_scene_settings_and_row():
 
 def test_scenes_page_projector_switch_writes_mode_and_enlarges_the_map():
     at = open_scenes(scene="2")
-    assert layout(at)["height"] == maps.LAB.height and not projector_css_shown(at)
+    assert layout(at)["height"] == styles.LAB.height and not projector_css_shown(at)
     ok(at.toggle(key="scenes.projector").set_value(True).run())
     assert url(at)["mode"] == "projector" and url(at)["scene"] == "2"
-    assert layout(at)["height"] == classroom.SCENE_PROJECTOR.height and projector_css_shown(at)
+    assert layout(at)["height"] == styles.SCENE_PROJECTOR.height and projector_css_shown(at)
     (link,) = [element for element in at.get("page_link") if element.proto.label == "Open in the Lab"]
     assert parse_qs(link.proto.query_string)["mode"] == ["projector"]

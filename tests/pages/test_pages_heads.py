@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from attn_core import Settings, compute, head_error
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
-from attn_ui.figures import maps
+from attn_ui.figures import plotly_fast
 from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -339,7 +339,7 @@ def test_checklist_closes_the_set(hand_page):
 @pytest.mark.parametrize("s", [Settings(heads=1), Settings(causal=True, heads=4, padded=(6,)), Settings(heads=12),
                                Settings(sentence="cat dog car", d_model=4, heads=2)], ids=str)
 def test_every_figure_passes_plotly_validation(s, monkeypatch):
-    monkeypatch.setattr(maps, "VALIDATE", True)
+    monkeypatch.setattr(plotly_fast, "VALIDATE", True)
     result = compute(s)
     hf.concat_figure(result)
     hf.mixing_figure(result)

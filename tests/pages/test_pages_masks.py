@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
 from attn_core.lessons import masks as lessons
-from attn_ui.figures import maps
+from attn_ui.figures import maps, plotly_fast
 from attn_ui.figures import mask_charts as mf
 from attn_ui.words import mask_words
 from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
@@ -279,7 +279,7 @@ def test_drop_scale_follows_p_and_the_rescale_switch():
 
 
 def test_every_lesson_figure_passes_plotly_validation(monkeypatch):
-    monkeypatch.setattr(maps, "VALIDATE", True)
+    monkeypatch.setattr(plotly_fast, "VALIDATE", True)
     result = compute(Settings(causal=True, padded=(5, 6)))
     mf.later_change_table(lessons.change_later_word(PEEK_SETTINGS, 3, "cat"))
     mf.routes_table(lessons.route_rows(PEEK_SETTINGS, 1))

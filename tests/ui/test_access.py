@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute
-from attn_ui.figures import maps
+from attn_ui.figures import maps, palette
 from attn_ui.widgets import access, look
 from attn_ui.words.escape import md_escape
 from attn_ui.words.explain import row_sentence
@@ -161,11 +161,11 @@ def test_numbers_on_the_map_reach_4_5_to_1_for_every_weight():
     ratios = []
     for weight in np.linspace(0, 1, 1001):
         text = maps.TEXT_ON_LIGHT if weight >= maps.BLACK_TEXT_FROM else maps.TEXT_ON_DARK
-        ratios.append(maps.contrast_ratio(maps.scale_colour(weight), text))
+        ratios.append(palette.contrast_ratio(palette.scale_colour(weight), text))
     assert min(ratios) >= 4.5, f"lowest {min(ratios):.2f}"
     # Plotly's own choice (white or #444, whichever is better) falls to about 3.2:1 in the greens
-    plotly_auto = [max(maps.contrast_ratio(maps.scale_colour(w), "#ffffff"),
-                       maps.contrast_ratio(maps.scale_colour(w), "#444444")) for w in np.linspace(0, 1, 1001)]
+    plotly_auto = [max(palette.contrast_ratio(palette.scale_colour(w), "#ffffff"),
+                       palette.contrast_ratio(palette.scale_colour(w), "#444444")) for w in np.linspace(0, 1, 1001)]
     assert min(plotly_auto) < 3.3
 
 
@@ -181,10 +181,10 @@ def test_every_drawn_number_and_word_has_4_5_to_1_on_its_cell(settings):
         colour, text = maps.label_parts(label)
         assert text, f"cell ({i}, {j}) shows nothing"
         if np.isnan(z[i, j]):  # a grey cell: the word says why
-            background = maps.GREY_FUTURE if kind[i, j] == 0 else maps.GREY_PADDING
-            assert maps.contrast_ratio(background, colour) >= 7, background
+            background = palette.GREY_FUTURE if kind[i, j] == 0 else palette.GREY_PADDING
+            assert palette.contrast_ratio(background, colour) >= 7, background
         else:
-            ratio = maps.contrast_ratio(maps.scale_colour(z[i, j]), colour)
+            ratio = palette.contrast_ratio(palette.scale_colour(z[i, j]), colour)
             assert ratio >= 4.5, f"cell ({i}, {j}) weight {z[i, j]:.3f}: {ratio:.2f}:1"
 
 
@@ -217,18 +217,18 @@ def lab_colour(colour: str, deficiency: str) -> np.ndarray:
 @pytest.mark.parametrize("deficiency", list(CVD))
 def test_blocked_greys_stay_apart_from_every_weight_colour(deficiency):
     """CIE76 distance >= 8 (about three times a just-noticeable difference) from every colour of the scale."""
-    scale = [lab_colour(maps.scale_colour(w), deficiency) for w in np.linspace(0, 1, 201)]
-    for grey in (maps.GREY_FUTURE, maps.GREY_PADDING):
+    scale = [lab_colour(palette.scale_colour(w), deficiency) for w in np.linspace(0, 1, 201)]
+    for grey in (palette.GREY_FUTURE, palette.GREY_PADDING):
         nearest = min(np.linalg.norm(lab_colour(grey, deficiency) - colour) for colour in scale)
         assert nearest >= 8, f"{grey} is {nearest:.1f} from the scale for {deficiency}"
-    apart = np.linalg.norm(lab_colour(maps.GREY_FUTURE, deficiency) - lab_colour(maps.GREY_PADDING, deficiency))
+    apart = np.linalg.norm(lab_colour(palette.GREY_FUTURE, deficiency) - lab_colour(palette.GREY_PADDING, deficiency))
     assert apart >= 15
 
 
 def test_the_scale_is_plotly_viridis_and_its_ends_are_the_documented_colours():
     assert maps.WEIGHT_SCALE[0] == (0, "#440154") and maps.WEIGHT_SCALE[-1] == (1.0, "#fde725")
-    assert maps.scale_colour(0.5) == "rgb(33, 145, 140)"  # #21918c, the middle stop of plotly.js viridis
-    luminances = [maps.relative_luminance(maps.scale_colour(w)) for w in np.linspace(0, 1, 101)]
+    assert palette.scale_colour(0.5) == "rgb(33, 145, 140)"  # #21918c, the middle stop of plotly.js viridis
+    luminances = [palette.relative_luminance(palette.scale_colour(w)) for w in np.linspace(0, 1, 101)]
     assert luminances == sorted(luminances), "viridis gets lighter all the way: readable without hue"
 
 
@@ -262,7 +262,7 @@ def test_captions_reach_4_5_to_1(text, background):
         mix = [round(alpha * int(a[i : i + 2], 16) + (1 - alpha) * int(b[i : i + 2], 16)) for i in (1, 3, 5)]
         return "#" + "".join(f"{c:02x}" for c in mix)
 
-    assert maps.contrast_ratio(blend(text, background, CAPTION_OPACITY), background) >= 4.5
+    assert palette.contrast_ratio(blend(text, background, CAPTION_OPACITY), background) >= 4.5
     if text == "#2f2d2b" and background == "#ffffff":  # Streamlit's own 60% was the first violation axe found
         assert blend(text, background, 0.6) == "#828180"  # axe: 3.88:1
-        assert maps.contrast_ratio("#828180", background) < 3.9
+        assert palette.contrast_ratio("#828180", background) < 3.9

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.figures import maps
+from attn_ui.figures import layout, maps
 from attn_ui.widgets import classroom
 from attn_ui.widgets.panels import map_file_name
 
@@ -106,15 +106,15 @@ def test_view_keys_write_row_and_mode_only_when_set():
 
 
 def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
-    figure = maps.attention_map(compute(Settings(causal=True, padded=(6,), dropout=0.3)), style=maps.PROJECTOR)
+    figure = maps.attention_map(compute(Settings(causal=True, padded=(6,), dropout=0.3)), style=layout.PROJECTOR)
     sizes = [size for trace in figure.data if trace.textfont and trace.textfont.size
              for size in np.ravel(trace.textfont.size)]
     sizes += [figure.layout.xaxis.tickfont.size, figure.layout.yaxis.tickfont.size]
     sizes += [figure.layout.xaxis.title.font.size, figure.layout.yaxis.title.font.size]
     assert len(sizes) >= 5 and min(sizes) >= 18, sizes
     assert figure.layout.height >= 600
-    assert classroom.map_style(True) is maps.PROJECTOR and classroom.map_style(False) is maps.LAB
-    assert 600 <= classroom.map_style(True, scene=True).height < maps.PROJECTOR.height
+    assert classroom.map_style(True) is layout.PROJECTOR and classroom.map_style(False) is layout.LAB
+    assert 600 <= classroom.map_style(True, scene=True).height < layout.PROJECTOR.height
 
 
 def test_projector_css_is_constant_markup_with_its_marker():

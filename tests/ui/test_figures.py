@@ -7,13 +7,13 @@ import plotly.graph_objects as go
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.figures import maps
+from attn_ui.figures import layout, maps, plotly_fast
 
 
 @pytest.fixture
 def validated(monkeypatch):
     """Build figures with Plotly's full property validation, as the app skips it for speed."""
-    monkeypatch.setattr(maps, "VALIDATE", True)
+    monkeypatch.setattr(plotly_fast, "VALIDATE", True)
 
 
 def grids(figure: go.Figure):
@@ -43,7 +43,7 @@ def test_every_builder_output_passes_plotly_validation(settings, validated):
     figure = maps.attention_map(result, selected_row=1)
     assert [trace.name for trace in figure.data] == ["weights", "blocked", "cells"]
     assert len(figure.layout.shapes) == 1
-    for style in (maps.SMALL, maps.PROJECTOR):
+    for style in (layout.SMALL, layout.PROJECTOR):
         maps.attention_map(result, head=0, style=style, title="head 1")
 
 
@@ -106,19 +106,19 @@ def test_the_ready_figure_sends_streamlit_the_same_json_as_a_plotly_figure(setti
 
     spec = maps.attention_map_spec(compute(settings), selected_row=2)
     as_plotly = plotly.tools.return_figure_from_figure_or_data(go.Figure(spec, _validate=False), True)
-    as_ready = plotly.tools.return_figure_from_figure_or_data(maps.ReadyFigure(spec), True)
+    as_ready = plotly.tools.return_figure_from_figure_or_data(plotly_fast.ReadyFigure(spec), True)
     assert json.loads(pio.to_json(as_ready, validate=False)) == json.loads(pio.to_json(as_plotly, validate=False))
     assert as_ready["layout"]["template"]  # Streamlit's theme template travels with the chart
 
 
 def test_label_box_measures_words_counts_entities_once_and_stacks_lines():
-    width, height = maps.label_box("journey", 15)
+    width, height = plotly_fast.label_box("journey", 15)
     assert width == pytest.approx(48.94, rel=0.05)  # Chromium draws "journey" 48.94 px wide in Source Sans, 15 px
     assert height == pytest.approx(20)
-    assert maps.label_box("&lt;b&gt;", 10) == maps.label_box("<b>", 10)  # escaped markup: three characters
-    assert maps.label_box("中", 10)[0] == 10  # a character not in the table counts as a full em
-    two_lines = maps.label_box("step<br>PAD", 15)
-    assert two_lines[0] == maps.label_box("step", 15)[0] and two_lines[1] == pytest.approx(15 * (4 / 3 + 1.3))
+    assert plotly_fast.label_box("&lt;b&gt;", 10) == plotly_fast.label_box("<b>", 10)  # escaped markup: 3 characters
+    assert plotly_fast.label_box("中", 10)[0] == 10  # a character not in the table counts as a full em
+    two_lines = plotly_fast.label_box("step<br>PAD", 15)
+    assert two_lines[0] == plotly_fast.label_box("step", 15)[0] and two_lines[1] == pytest.approx(15 * (4 / 3 + 1.3))
 
 
 def test_margins_grow_with_the_labels_and_only_where_the_style_measured_its_room():
@@ -126,5 +126,5 @@ def test_margins_grow_with_the_labels_and_only_where_the_style_measured_its_room
     padded = maps.attention_map_spec(compute(Settings(padded=(5, 6))))["layout"]["margin"]
     long = maps.attention_map_spec(compute(Settings(sentence=" ".join(["tokenization"] * 12))))["layout"]["margin"]
     assert short["l"] < padded["l"] < long["l"] and short["t"] < padded["t"] < long["t"]  # "· PAD", then leaning
-    small = maps.attention_map_spec(compute(Settings()), style=maps.SMALL, title="head 1")["layout"]["margin"]
+    small = maps.attention_map_spec(compute(Settings()), style=layout.SMALL, title="head 1")["layout"]["margin"]
     assert small == {"l": 4, "r": 4, "t": 38, "b": 4}  # no measured room: Plotly's automargin sizes it

@@ -1,0 +1,63 @@
+"""How big things are drawn, and the layout every figure starts from.
+
+`MapStyle` sizes an attention map; the named styles are the only ones the app uses (the Lab, the projector, a
+lecture scene, a lesson page, a small multiple). `base_layout` is the one starting layout of every figure:
+transparent backgrounds (the theme shows through), no dragging, margins as asked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MapStyle:
+    """How large things are drawn: the Lab, a small multiple, or the projector."""
+
+    height: int = 440
+    cell_font: int = 15
+    axis_font: int = 15
+    show_scale: bool = True
+    show_titles: bool = True
+    margin: int = 10
+    # (left, top) px Plotly needs beyond the widest word and tallest key label: tick gaps and the axis title.
+    # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them (about
+    # 50 ms a click in the Lab); measured in Chromium, and tests/browser/test_map_margins_browser.py checks
+    # that Plotly did not have to grow them. None leaves the margins to Plotly's automargin alone.
+    label_room: tuple[int, int] | None = None
+
+
+# numbers in every cell; a colour bar costs a phone a third of the width
+LAB = MapStyle(show_scale=False, label_room=(62, 57))
+# numbers in cells, no bar
+PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 58))
+SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
+SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=640)  # leaves room for Back / Next above
+LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
+CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
+PHONE_MIN_HEIGHT = 300
+
+
+def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:
+    """The layout every figure starts from; `extra` adds or overrides keys."""
+    margins = margin if isinstance(margin, dict) else {"l": margin, "r": margin, "t": margin, "b": margin}
+    return {"height": height, "margin": margins, "dragmode": False, "plot_bgcolor": "rgba(0,0,0,0)",
+            "paper_bgcolor": "rgba(0,0,0,0)", **extra}
+
+
+def heatmap_cells(grid: np.ndarray) -> list[list]:
+    """A 2-d array as nested lists, NaN as None (a gap in a heatmap)."""
+    return [[None if isinstance(v, float) and v != v else v for v in row] for row in np.asarray(grid).tolist()]
+
+
+def download_config(filename: str, scale: int = 3) -> dict:
+    """Plotly's toolbar: a PNG with a meaningful name at slide resolution; no editing tools."""
+    return {
+        "displaylogo": False,
+        "modeBarButtonsToRemove": ["zoom2d", "pan2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d",
+                                   "autoScale2d", "resetScale2d"],
+        "toImageButtonOptions": {"format": "png", "filename": filename, "scale": scale},
+    }
