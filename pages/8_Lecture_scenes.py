@@ -6,7 +6,7 @@ The scenes are data (attn_ui/words/scenes.py); this page only shows one. `?scene
 
 import streamlit as st
 
-from attn_ui.widgets import classroom, panels, state
+from attn_ui.widgets import classroom, look, panels, state
 from attn_ui.widgets.page import lab_button, lesson_page
 from attn_ui.words.scenes import SCENES, scene_number
 
@@ -14,7 +14,7 @@ PROJECTOR_KEY = "scenes.projector"
 lesson_page("Lecture scenes", "The causal mask, heads, dropout and padding, one Lab state at a time", 10)
 projector = classroom.projector_on(False, key=PROJECTOR_KEY)
 if projector:
-    classroom.apply_projector_look()
+    look.apply_projector_look()
 number, note = scene_number(classroom.url_value("scene"))
 scene = SCENES[number - 1]
 result = state.cached_compute(scene.settings)

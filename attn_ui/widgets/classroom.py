@@ -19,7 +19,7 @@ import streamlit as st
 
 from attn_core import Result, Settings
 from attn_ui.figures import layout
-from attn_ui.widgets import panels
+from attn_ui.widgets import look, panels
 from attn_ui.widgets.panels import map_file_name
 from attn_ui.widgets.state import lab_query
 
@@ -31,50 +31,6 @@ PNG_HINT = ("The map as a picture: the camera button above its top right corner 
 CLOUD_FRAME = "/~/+"  # Community Cloud serves the app in a frame at <app>/~/+/; links should skip it
 SPREADSHEET_TRIGGERS = ("=", "+", "-", "@")  # a cell starting with one of these runs as a formula
 
-# Constant CSS (no user text ever goes in here), added to the page only while projector mode is on. The empty
-# marker span matters: style-only HTML goes to Streamlit's event container, which a fragment rerun does not
-# update, so the switch could not take the style away again. With the span it is an element of the fragment.
-PROJECTOR_CSS = """
-<span class="attn-projector"></span>
-<style>
-[data-testid="stElementContainer"]:has(.attn-projector) { display: none !important; }
-[data-testid="stHeader"], [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"] { display: none !important; }
-/* :not(#attn-none) only raises the rule's weight above look.py's padding for a closed sidebar */
-.stApp:has(.attn-projector) .block-container:not(#attn-none) {
-  padding: 0.6rem 1rem 0.4rem !important; max-width: 100% !important;
-}
-/* the page title, explanations and secondary controls; hiding the outer wrapper leaves no gap behind */
-[data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1),
-[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] [data-testid="stCaptionContainer"]),
-[data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"]),
-[data-testid="stLayoutWrapper"]:has(> .st-key-lab-share), .st-key-lab-pad,
-:is(.st-key-lab-panel, .st-key-scene-panel) > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"]),
-:is(.st-key-lab-panel, .st-key-scene-panel) > [data-testid="stElementContainer"]:has([data-testid="stAlert"]),
-[data-testid="stLayoutWrapper"]:has(> .st-key-lab-dropout-row), .st-key-lab-dropout-row
-  { display: none !important; }
-/* the main controls, large */
-[data-testid="stWidgetLabel"] p, [data-testid="stCheckbox"] label p { font-size: 1.3rem !important; }
-[data-testid="stCheckbox"] label p { font-weight: 600 !important; }
-[data-testid="stButtonGroup"] button { min-height: 2.6rem !important; min-width: 2.6rem !important; }
-[data-testid="stButtonGroup"] button p { font-size: 1.3rem !important; }
-[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBar"] { font-size: 1.1rem !important; }
-/* high contrast: the map's words in the text colour of the theme, not Plotly's grey */
-:is(.st-key-lab-panel, .st-key-scene-panel) :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text {
-  fill: currentColor !important; fill-opacity: 1 !important;
-}
-/* a lecture scene: its narration large */
-.st-key-scene-story [data-testid="stMarkdown"] p { font-size: 1.45rem !important; line-height: 1.4 !important; }
-.st-key-scene-story [data-testid="stHeading"] h3 { font-size: 2rem !important; padding-top: 0 !important; }
-:is(.st-key-scenes-back, .st-key-scenes-next) button { min-height: 3rem !important; }
-:is(.st-key-scenes-back, .st-key-scenes-next) button p { font-size: 1.3rem !important; }
-/* KPI tiles, large and stacked */
-[class*="st-key-kpis-"] [data-testid="stMetric"] > div { padding: 0.25rem 0.7rem 0.3rem !important; }
-[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p { font-size: 1.2rem !important; font-weight: 600 !important; }
-[class*="st-key-kpis-"] [data-testid="stMetricValue"] { font-size: 2.3rem !important; font-weight: 700 !important; }
-.st-key-kpis-1 { gap: 0.45rem !important; }
-</style>
-"""
 
 
 # --- projector mode ---------------------------------------------------------------------------------------
@@ -111,10 +67,6 @@ def _write_mode(key: str) -> None:
         del st.query_params["mode"]
 
 
-def apply_projector_look() -> None:
-    st.html(PROJECTOR_CSS)
-
-
 def show_notes(notes: list[str], projector: bool) -> None:
     """Notes about a fixed link: a box as usual, a toast in projector mode (a box would push the map off screen)."""
     if not projector:
@@ -148,7 +100,7 @@ class LabLayout:
 
 def lab_layout(projector: bool) -> LabLayout:
     if projector:
-        apply_projector_look()
+        look.apply_projector_look()
         controls, board, tiles = st.columns([1.0, 2.75, 1.15], gap="medium")
         return LabLayout(controls, board.container(), tiles, board.container(key="lab-panel"), True)
     controls, board = st.columns([1.05, 3.05], gap="medium")

@@ -1,4 +1,8 @@
-"""The app's own CSS: sizes, focus rings, text contrast and 200% zoom. A constant string: no user text ever goes in.
+"""All of the app's own CSS, in one place: sizes, focus rings, text contrast, 200% zoom, and projector mode.
+
+Constant strings only: no user text ever goes in. Projector mode is declared as two tables, what it hides and
+what it enlarges, from which its CSS is written; tests/browser/test_projector_css_browser.py checks every row
+in Chromium, so a Streamlit upgrade that renames a test id fails loudly instead of showing a cluttered hall.
 
 Theme-aware colours use `light-dark()`: Streamlit sets `color-scheme` on `.stApp`, so the first colour applies in
 the light theme and the second in the dark one. A plain colour written before each one is the fallback for a
@@ -80,5 +84,80 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 """
 
 
+# --- projector mode --------------------------------------------------------------------------------------------
+
+PANELS = ":is(.st-key-lab-panel, .st-key-scene-panel)"  # the map's column, in the Lab and on a scene
+
+# (selector, what it is): hidden while projector mode is on
+PROJECTOR_HIDDEN = (
+    ('[data-testid="stElementContainer"]:has(.attn-projector)', "the marker that carries this CSS"),
+    ('[data-testid="stHeader"]', "Streamlit's header bar"),
+    ('[data-testid="stSidebar"]', "the sidebar"),
+    ('[data-testid="stExpandSidebarButton"]', "the sidebar's open button"),
+    ('[data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1)', "the page title"),
+    ('[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] [data-testid="stCaptionContainer"])',
+     "captions"),
+    ('[data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"])', "expanders (More, the map as a table)"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-share)', "the share row (CSV, link)"),
+    (".st-key-lab-pad", "the PAD chips"),
+    (f'{PANELS} > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"])',
+     "the row explanation and legend under the map"),
+    (f'{PANELS} > [data-testid="stElementContainer"]:has([data-testid="stAlert"])', "notes under the map"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-dropout-row)', "Training and Re-roll"),
+    (".st-key-lab-dropout-row", "Training and Re-roll"),
+)
+
+# (selector, CSS property, value): what projector mode enlarges, to read from the back of a hall at 1280x720
+PROJECTOR_SIZES = (
+    ('[data-testid="stWidgetLabel"] p', "font-size", "1.3rem"),
+    ('[data-testid="stCheckbox"] label p', "font-size", "1.3rem"),
+    ('[data-testid="stCheckbox"] label p', "font-weight", "600"),
+    ('[data-testid="stButtonGroup"] button', "min-height", "2.6rem"),
+    # the head counts keep their compact width (CSS above), so six of them fit the controls column
+    ('[data-testid="stButtonGroup"] button:not(:is(.st-key-lab-heads, .st-key-lab-view) button)', "min-width",
+     "2.6rem"),
+    ('[data-testid="stButtonGroup"] button p', "font-size", "1.3rem"),
+    ('[data-testid="stSliderThumbValue"]', "font-size", "1.1rem"),
+    ('[data-testid="stSliderTickBar"]', "font-size", "1.1rem"),
+    ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", "1.45rem"),
+    ('.st-key-scene-story [data-testid="stMarkdown"] p', "line-height", "1.4"),
+    ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
+    ('.st-key-scene-story [data-testid="stHeading"] h3', "padding-top", "0"),
+    (":is(.st-key-scenes-back, .st-key-scenes-next) button", "min-height", "3rem"),
+    (":is(.st-key-scenes-back, .st-key-scenes-next) button p", "font-size", "1.3rem"),
+    ('[class*="st-key-kpis-"] [data-testid="stMetric"] > div', "padding", "0.25rem 0.7rem 0.3rem"),
+    ('[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p', "font-size", "1.2rem"),
+    ('[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p', "font-weight", "600"),
+    ('[class*="st-key-kpis-"] [data-testid="stMetricValue"]', "font-size", "2.3rem"),
+    ('[class*="st-key-kpis-"] [data-testid="stMetricValue"]', "font-weight", "700"),
+    (".st-key-kpis-1", "gap", "0.45rem"),
+    # :not(#attn-none) only raises the rule's weight above the padding for a closed sidebar in CSS above
+    (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "padding", "0.6rem 1rem 0.4rem"),
+    (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "max-width", "100%"),
+    # high contrast: the map's words in the theme's text colour, not Plotly's grey
+    (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
+    (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
+)
+
+
+def _projector_css() -> str:
+    """The style element of projector mode, written from the two tables above.
+
+    The empty marker span matters: style-only HTML goes to Streamlit's event container, which a fragment rerun
+    does not update, so the switch could not take the style away again. With the span it is an element of the
+    fragment, and goes when the fragment stops drawing it.
+    """
+    hidden = "\n".join(f"{selector} {{ display: none !important; }}" for selector, _ in PROJECTOR_HIDDEN)
+    sizes = "\n".join(f"{selector} {{ {prop}: {value} !important; }}" for selector, prop, value in PROJECTOR_SIZES)
+    return f'<span class="attn-projector"></span>\n<style>\n{hidden}\n{sizes}\n</style>'
+
+
+PROJECTOR_CSS = _projector_css()
+
+
 def apply_look() -> None:
     st.html(CSS)
+
+
+def apply_projector_look() -> None:
+    st.html(PROJECTOR_CSS)

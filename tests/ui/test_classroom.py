@@ -13,7 +13,7 @@ import pytest
 
 from attn_core import Settings, compute
 from attn_ui.figures import layout, maps
-from attn_ui.widgets import classroom
+from attn_ui.widgets import classroom, look
 from attn_ui.widgets.panels import map_file_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,7 +118,7 @@ def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
 
 
 def test_projector_css_is_constant_markup_with_its_marker():
-    css = classroom.PROJECTOR_CSS
+    css = look.PROJECTOR_CSS
     assert css.count("<style>") == 1 and css.count("</style>") == 1 and "<script" not in css
     assert 'class="attn-projector"' in css  # keeps the CSS out of the event container (see the module)
 

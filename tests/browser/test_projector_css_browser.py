@@ -1,0 +1,67 @@
+"""Every row of projector mode's two CSS tables (attn_ui/widgets/look.py), checked in Chromium.
+
+Each hidden selector must match at least one element on the pages visited, and every match must be hidden;
+each size rule must match at least one element and give it the declared value. A Streamlit upgrade that renames
+a test id makes its row match nothing, and this test names that row.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attn_ui.widgets.look import PROJECTOR_HIDDEN, PROJECTOR_SIZES
+from tests.browser import harness
+
+pytestmark = pytest.mark.browser
+
+# Projector states that between them show every element the tables speak of: a selected row, an empty row's
+# warning, dropout's Training row, four heads, captions; a lecture scene with Back / Next; and a narrow window,
+# where Streamlit collapses the sidebar and shows its open button. (path, width, height)
+VISITS = (("/?causal=1&pad=1&heads=4&p=0.2&row=3&mode=projector", 1280, 720),
+          ("/Lecture_scenes?scene=9&mode=projector", 1280, 720), ("/?mode=projector", 390, 844))
+
+READ = """
+([hidden, sizes]) => {
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const hiddenRows = hidden.map((selector) => {
+    const found = all(selector);
+    return {selector, count: found.length,
+            shown: found.filter((e) => getComputedStyle(e).display !== "none").length};
+  });
+  const sizeRows = sizes.map(([selector, prop, value]) => {
+    const found = all(selector);
+    const wrong = found.filter((e) => {
+      const before = getComputedStyle(e).getPropertyValue(prop);
+      const saved = e.style.getPropertyValue(prop), priority = e.style.getPropertyPriority(prop);
+      e.style.setProperty(prop, value, "important");  // what the declared value computes to, here
+      const wanted = getComputedStyle(e).getPropertyValue(prop);
+      e.style.setProperty(prop, saved, priority);
+      return before !== wanted;
+    }).length;
+    return {selector, prop, count: found.length, wrong};
+  });
+  return {hiddenRows, sizeRows};
+}
+"""
+
+
+def test_every_row_of_the_projector_tables_takes_effect(server, new_page):
+    counts_hidden: dict[str, int] = {}
+    counts_sizes: dict[tuple[str, str], int] = {}
+    for path, width, height in VISITS:
+        page = new_page(width, height)
+        page.goto(server.url.rstrip("/") + path, timeout=60_000)
+        harness.wait_for_app(page, timeout_ms=60_000, initial_wait_ms=0)
+        harness.assert_no_exception(page)
+        found = page.evaluate(READ, [[s for s, _ in PROJECTOR_HIDDEN], [list(row) for row in PROJECTOR_SIZES]])
+        for row in found["hiddenRows"]:
+            assert row["shown"] == 0, f"{path}: projector mode should hide {row['selector']} but it shows"
+            counts_hidden[row["selector"]] = counts_hidden.get(row["selector"], 0) + row["count"]
+        for row in found["sizeRows"]:
+            assert row["wrong"] == 0, f"{path}: {row['selector']} does not get its projector {row['prop']}"
+            key = (row["selector"], row["prop"])
+            counts_sizes[key] = counts_sizes.get(key, 0) + row["count"]
+    unmatched = [f"{s} ({why})" for s, why in PROJECTOR_HIDDEN if not counts_hidden[s]]
+    assert not unmatched, f"these projector rules hide nothing any more (a renamed Streamlit test id?): {unmatched}"
+    unmatched = [f"{s} {p}" for (s, p), count in counts_sizes.items() if not count]
+    assert not unmatched, f"these projector sizes reach nothing any more (a renamed Streamlit test id?): {unmatched}"
