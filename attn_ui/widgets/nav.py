@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository: attn_ui/widgets/nav.py -> ../../..
 
 # (script, label, icon) in reading order; a page whose file is missing is simply not listed.
 PAGES = (
