@@ -160,7 +160,7 @@ def test_lab_table_follows_the_causal_switch():
 def test_numbers_on_the_map_reach_4_5_to_1_for_every_weight():
     ratios = []
     for weight in np.linspace(0, 1, 1001):
-        text = maps.TEXT_ON_LIGHT if weight >= maps.BLACK_TEXT_FROM else maps.TEXT_ON_DARK
+        text = palette.TEXT_ON_LIGHT if weight >= palette.BLACK_TEXT_FROM else palette.TEXT_ON_DARK
         ratios.append(palette.contrast_ratio(palette.scale_colour(weight), text))
     assert min(ratios) >= 4.5, f"lowest {min(ratios):.2f}"
     # Plotly's own choice (white or #444, whichever is better) falls to about 3.2:1 in the greens
