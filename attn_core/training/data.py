@@ -149,7 +149,7 @@ def grammar_loss(language: Language, data: Dataset) -> float:
     """The loss the grammar itself scores on these rows: the best any model can expect, measured here."""
     probability_of = {s.words: s for s in language.sentences}
     total, count = 0.0, 0
-    for inputs, targets, counted in zip(data.inputs, data.targets, data.counted, strict=True):
+    for targets, counted in zip(data.targets, data.counted, strict=True):
         words = tuple(language.vocabulary[i] for i in targets[counted])
         total -= math.log(probability_of[words].probability)
         count += len(words)

@@ -107,6 +107,6 @@ def train_steps(
             batch_losses = []
 
 
-def _snapshot(step: int, steps: int, batch_loss: float | None, params, evaluations: Mapping[str, Evaluation]) -> Snapshot:
+def _snapshot(step: int, steps: int, batch_loss: float | None, params, evaluations: Mapping[str, Evaluation]):
     losses = MappingProxyType({name: float(evaluate(params)) for name, evaluate in evaluations.items()})
     return Snapshot(step, steps, batch_loss, losses, MappingProxyType(params))
