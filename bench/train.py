@@ -1,0 +1,80 @@
+"""How long each training preset takes, against one training step of the same model in the same run.
+
+usage: OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python3 bench/train.py [--repeats 3]
+
+A preset must finish within 10 s on one core. The baseline is the CPU time of one forward + backward + Adam step on
+one batch of the preset's model; the ratio (preset CPU / step CPU) says how many such steps a preset costs,
+evaluations included. CPU time is what one core spends; the wall clock also counts waiting for a core on a shared
+machine, so read the wall column only when the machine is quiet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from attn_core.training import experiments  # noqa: E402
+from attn_core.training.data import repeat_sequences, sample_sentences, toy_language  # noqa: E402
+from attn_core.training.loop import adam_start, adam_update  # noqa: E402
+from attn_core.training.model import ModelConfig, init_parameters, loss_and_gradients  # noqa: E402
+from attn_core.training.presets import PRESETS  # noqa: E402
+
+
+def model_and_batch(config):
+    """The preset's model (its first run) and one training batch of its size."""
+    rng = np.random.default_rng(0)
+    if isinstance(config, experiments.HeadsExperiment):
+        model = ModelConfig(config.vocab_size, config.length, config.d_model, config.heads, config.layers)
+        batch = repeat_sequences(config.train.batch_size, config.length, config.vocab_size, config.stretch, rng).data
+    else:
+        language = toy_language()
+        model = ModelConfig(len(language.vocabulary), language.length, config.d_model, config.heads, config.layers,
+                            pad_id=0)
+        batch = sample_sentences(language, config.train.batch_size, rng)
+    return model, batch
+
+
+def one_step_cpu_seconds(config, repeats: int = 300) -> float:
+    """CPU seconds of one training step (forward, backward, Adam), averaged over `repeats`."""
+    model, batch = model_and_batch(config)
+    params = init_parameters(model, np.random.default_rng(0))
+    adam = adam_start(params)
+    start = time.process_time()
+    for _ in range(repeats):
+        _, grads = loss_and_gradients(params, batch.inputs, batch.targets, batch.counted, model)
+        adam_update(params, grads, adam, 1e-3)
+    return (time.process_time() - start) / repeats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    print(f"{'preset':<8} {'steps':>6} {'wall s':>7} {'cpu s':>6} {'1 step ms':>10} {'ratio':>7}  first Progress ms")
+    for name, preset in PRESETS.items():
+        walls, cpus, firsts = [], [], []
+        for _ in range(args.repeats):
+            wall, cpu = time.perf_counter(), time.process_time()
+            progress = preset.progress()
+            next(progress)
+            firsts.append(time.perf_counter() - wall)
+            experiments.run(progress)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        step = one_step_cpu_seconds(preset.config)
+        runs = len(getattr(preset.config, "rates", ())) or (2 if name == "mask" else 1)
+        steps = preset.config.train.steps * runs
+        cpu = statistics.median(cpus)
+        print(f"{name:<8} {steps:>6} {statistics.median(walls):>7.2f} {cpu:>6.2f} {step * 1e3:>10.2f} "
+              f"{cpu / step:>7.0f}  {statistics.median(firsts) * 1e3:.0f}")
+
+
+if __name__ == "__main__":
+    main()
