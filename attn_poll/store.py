@@ -53,7 +53,8 @@ def resolve_url(url: str | None = None) -> str:
     return chosen or f"sqlite:///{default_sqlite_path()}"
 
 
-def make_engine(url: str, *, schema: str | None = None, application_name: str = "attn-lab-poll") -> Engine:
+def make_engine(url: str, *, schema: str | None = None, application_name: str = "attn-lab-poll",
+                sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Engine:
     """An engine with pre-ping, hidden parameters (no voter hash in an error message) and SQLite's settings."""
     is_sqlite = url.startswith("sqlite")
     connect_args = {} if is_sqlite else {"application_name": application_name, "connect_timeout": 5}
@@ -67,7 +68,7 @@ def make_engine(url: str, *, schema: str | None = None, application_name: str = 
         connect_args=connect_args,
     )
     if is_sqlite:
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, int(sqlite_busy_timeout_ms))
     if schema is not None:
         if is_sqlite:
             raise ValueError("a schema name is for PostgreSQL; give SQLite its own file instead")
@@ -75,12 +76,12 @@ def make_engine(url: str, *, schema: str | None = None, application_name: str = 
     return engine
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (below), so pysqlite must not
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")  # first, so the next line waits too
+        cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")  # first, so the next line waits too
         cursor.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
         cursor.execute("PRAGMA synchronous = NORMAL")  # safe with WAL; a power cut may lose the last commits
         cursor.execute("PRAGMA foreign_keys = ON")
@@ -116,6 +117,7 @@ class Store:
 
     engine: Engine
     schema: str | None = None
+    busy_deadline_s: float = BUSY_DEADLINE_S
 
     @property
     def dialect(self) -> str:
@@ -129,7 +131,7 @@ class Store:
 
     def _run(self, work: Callable[[Connection], Result], *, writes: bool) -> Result:
         """One transaction; retried while SQLite is locked (up to a deadline) and once after a lost connection."""
-        deadline = time.monotonic() + BUSY_DEADLINE_S
+        deadline = time.monotonic() + self.busy_deadline_s
         reconnected = False
         pause = 0.005
         while True:
@@ -182,8 +184,11 @@ class Store:
         return tables.SCHEMA_VERSION
 
 
-def open_store(url: str | None = None, *, schema: str | None = None, application_name: str = "attn-lab-poll") -> Store:
+def open_store(url: str | None = None, *, schema: str | None = None, application_name: str = "attn-lab-poll",
+               sqlite_busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, busy_deadline_s: float = BUSY_DEADLINE_S) -> Store:
     """The store for `url` (see resolve_url), with its schema created or upgraded."""
-    store = Store(make_engine(resolve_url(url), schema=schema, application_name=application_name), schema=schema)
+    engine = make_engine(resolve_url(url), schema=schema, application_name=application_name,
+                         sqlite_busy_timeout_ms=sqlite_busy_timeout_ms)
+    store = Store(engine, schema=schema, busy_deadline_s=busy_deadline_s)
     store.ensure_schema()
     return store
