@@ -53,7 +53,8 @@ class Limits:
     room_lifetime_s: float = 12 * 3600  # a lecture day; then the room and its code are gone
     max_open_rooms: int = 200  # open = not ended and not expired, across the whole app
     max_voters_per_room: int = 300  # a large lecture hall
-    max_votes_per_second: int = 100  # per room; 150 students tapping within 5 s stay far below it
+    max_votes_per_second: float = 50  # per room, sustained: a script stops here, a class never gets near it
+    vote_burst: int = 600  # per room at once: every voter at the cap can vote and change their mind once
     max_questions: int = 100
     max_options: int = 26
     purge_after_s: float = 24 * 3600  # an expired room is deleted this long after it expired
@@ -280,7 +281,8 @@ class Poll:
             insert(rooms).values(code=room.code, host_hash=codes.hash_host_secret(room.host_secret),
                                  voter_salt=codes.new_salt(), created_at=now,
                                  expires_at=now + self.limits.room_lifetime_s, phase=Phase.LOBBY.value,
-                                 question_position=None, round_number=0, version=0, rate_second=0, rate_count=0)
+                                 question_position=None, round_number=0, version=0,
+                                 vote_tokens=self.limits.vote_burst, tokens_at=now)
             .returning(rooms.c.id)
         ).scalar_one()
         connection.execute(insert(questions), [
@@ -337,12 +339,13 @@ class Poll:
         ).scalar_one()
 
     def _count_vote(self, connection: Connection, room: Row) -> None:
-        """A fixed one-second window per room, kept in the room's row so every app process shares it."""
-        second = int(self.clock())
-        count = room.rate_count + 1 if room.rate_second == second else 1
-        if count > self.limits.max_votes_per_second:
+        """Take a token from the room's bucket: a whole class may vote at once, a script cannot keep it up."""
+        now = self.clock()
+        refilled = room.vote_tokens + max(0.0, now - room.tokens_at) * self.limits.max_votes_per_second
+        tokens = min(float(self.limits.vote_burst), refilled)
+        if tokens < 1:
             raise TooManyVotes("Too many votes in this room this second; your vote was not counted, try again.")
-        connection.execute(update(rooms).where(rooms.c.id == room.id).values(rate_second=second, rate_count=count))
+        connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now))
 
     def _state(self, connection: Connection, room: Row) -> RoomState:
         question = None

@@ -37,8 +37,9 @@ rooms = Table(
     Column("question_position", Integer, nullable=True),  # None in the lobby
     Column("round_number", Integer, nullable=False),  # 0 in the lobby, then 1 or 2
     Column("version", Integer, nullable=False),  # +1 on every host action: a page sees a change by one number
-    Column("rate_second", Integer, nullable=False),  # the whole second the vote counter below is for
-    Column("rate_count", Integer, nullable=False),
+    # A token bucket for votes, in the row so that every app process shares it: tokens left, when counted.
+    Column("vote_tokens", Double, nullable=False),
+    Column("tokens_at", Double, nullable=False),
 )
 
 questions = Table(

@@ -91,8 +91,10 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     def on_begin(connection: Connection) -> None:
         # A deferred transaction that reads then writes can fail at once with "locked" (no busy wait);
         # taking the write lock at BEGIN makes writers queue on the busy timeout instead.
-        writes = connection.get_execution_options().get(WRITE_OPTION, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+        if connection.get_execution_options().get(WRITE_OPTION, False):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            connection.exec_driver_sql("BEGIN")
 
 
 def _sqlite_busy(error: exc.DBAPIError) -> bool:

@@ -97,3 +97,21 @@ def clock() -> FakeClock:
 @pytest.fixture
 def poll(store, clock) -> Poll:
     return Poll(store, clock=clock)
+
+
+@pytest.fixture
+def kill_connections(database):
+    """pg_terminate_backend on every connection this test's stores opened, as a database restart would."""
+
+    def kill() -> int:
+        admin = create_engine(postgres_url())
+        try:
+            with admin.begin() as connection:
+                return len(connection.execute(
+                    text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :name"),
+                    {"name": database.application_name},
+                ).all())
+        finally:
+            admin.dispose()
+
+    return kill

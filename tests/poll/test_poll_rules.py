@@ -343,17 +343,24 @@ def test_the_voters_per_room_cap(store, clock):
 
 
 def test_the_votes_per_second_cap(store, clock):
-    poll = Poll(store, clock=clock, limits=Limits(max_votes_per_second=5))
+    poll = Poll(store, clock=clock, limits=Limits(max_votes_per_second=5, vote_burst=10))
     room, other = start(poll), start(poll)
-    for number in range(5):
+    for number in range(10):  # a burst as large as the bucket passes
         poll.vote(room.code, f"phone-{number}", 0, 1, 0)
     with pytest.raises(TooManyVotes, match="this second"):
-        poll.vote(room.code, "phone-5", 0, 1, 1)
-    poll.vote(other.code, "phone-5", 0, 1, 1)  # per room: another room is not slowed down
+        poll.vote(room.code, "phone-10", 0, 1, 1)
+    poll.vote(other.code, "phone-10", 0, 1, 1)  # per room: another room is not slowed down
+    clock.advance(0.2)  # 5 votes a second: one more vote 0.2 s later, and only one
+    poll.vote(room.code, "phone-10", 0, 1, 1)
+    with pytest.raises(TooManyVotes):
+        poll.vote(room.code, "phone-0", 0, 1, 2)
     clock.advance(1)
-    poll.vote(room.code, "phone-5", 0, 1, 1)
-    assert poll.counts(room.code).rounds == ((5, 1, 0),)
-    assert poll.state(room.code).voter_count == 6  # the refused vote did not register its voter
+    for number in range(5):
+        poll.vote(room.code, f"phone-{number}", 0, 1, 2)
+    with pytest.raises(TooManyVotes):
+        poll.vote(room.code, "phone-5", 0, 1, 2)
+    assert poll.counts(room.code).rounds == ((5, 1, 5),)
+    assert poll.state(room.code).voter_count == 11  # the refused votes registered no voter
 
 
 @pytest.mark.parametrize("question_list, message", [
