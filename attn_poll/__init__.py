@@ -22,12 +22,13 @@ from attn_poll.errors import (
     WrongPhase,
 )
 from attn_poll.export import counts_csv
-from attn_poll.rooms import Limits, NewRoom, Phase, Poll, ProjectorView, QuestionCounts, RoomState
+from attn_poll.rooms import Limits, NewRoom, Phase, PhoneView, Poll, ProjectorView, QuestionCounts, RoomState
 from attn_poll.store import URL_ENV, Store, open_store, resolve_url
 
 __all__ = [
-    "URL_ENV", "BadQuestions", "BadRoomCode", "BadVoter", "Busy", "Limits", "LimitReached", "NewRoom", "NotHost",
-    "Phase", "Poll", "PollError", "ProjectorView", "QuestionCounts", "Reconnecting", "RoomEnded", "RoomExpired",
-    "RoomFull", "RoomNotFound", "RoomState", "RoundClosed", "SchemaTooNew", "StorageError", "Store",
-    "TooManyRooms", "TooManyVotes", "UnknownOption", "WrongPhase", "counts_csv", "open_store", "resolve_url",
+    "BadQuestions", "BadRoomCode", "BadVoter", "Busy", "LimitReached", "Limits", "NewRoom", "NotHost", "Phase",
+    "PhoneView", "Poll", "PollError", "ProjectorView", "QuestionCounts", "Reconnecting", "RoomEnded",
+    "RoomExpired", "RoomFull", "RoomNotFound", "RoomState", "RoundClosed", "SchemaTooNew", "StorageError",
+    "Store", "TooManyRooms", "TooManyVotes", "URL_ENV", "UnknownOption", "WrongPhase", "counts_csv",
+    "open_store", "resolve_url",
 ]

@@ -110,6 +110,12 @@ class ProjectorView:
 
 
 @dataclass(frozen=True)
+class PhoneView:
+    state: RoomState
+    my_vote: int | None  # this voter's option in the current round, None before voting
+
+
+@dataclass(frozen=True)
 class Poll:
     """The room rules over one Store. Cheap to build; share one per app process."""
 
@@ -209,17 +215,15 @@ class Poll:
 
     def my_vote(self, code: str, voter_id: str) -> int | None:
         """This voter's option in the current round, or None: lets a reloaded page show the vote it kept."""
+        return self.store.read(lambda connection: self._my_vote(connection, self._room(connection, code,
+                                                                                       allow_ended=True), voter_id))
 
-        def work(connection: Connection) -> int | None:
+    def phone_view(self, code: str, voter_id: str) -> PhoneView:
+        """State and this voter's current vote from one transaction: what a phone polls each second."""
+
+        def work(connection: Connection) -> PhoneView:
             room = self._room(connection, code, allow_ended=True)
-            voter = self._voter(connection, room, voter_id, create=False)
-            if voter is None or room.question_position is None:
-                return None
-            return connection.execute(
-                select(votes.c.option_index).where(
-                    votes.c.room_id == room.id, votes.c.question_position == room.question_position,
-                    votes.c.round_number == room.round_number, votes.c.voter_id == voter)
-            ).scalar_one_or_none()
+            return PhoneView(state=self._state(connection, room), my_vote=self._my_vote(connection, room, voter_id))
 
         return self.store.read(work)
 
@@ -348,21 +352,31 @@ class Poll:
         connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now))
 
     def _state(self, connection: Connection, room: Row) -> RoomState:
-        question = None
-        if room.question_position is not None:
-            question = connection.execute(
-                select(questions.c.question_id, questions.c.option_count)
-                .where(questions.c.room_id == room.id, questions.c.position == room.question_position)
-            ).one()
-        question_count = connection.execute(select(func.count()).where(questions.c.room_id == room.id)).scalar_one()
-        voter_count = connection.execute(select(func.count()).where(voters.c.room_id == room.id)).scalar_one()
+        """One query (four scalar subqueries), since phones and the projector ask for this every second."""
+        current = (questions.c.room_id == room.id, questions.c.position == room.question_position)
+        found = connection.execute(select(
+            select(questions.c.question_id).where(*current).scalar_subquery().label("question_id"),
+            select(questions.c.option_count).where(*current).scalar_subquery().label("option_count"),
+            select(func.count()).where(questions.c.room_id == room.id).scalar_subquery().label("question_count"),
+            select(func.count()).where(voters.c.room_id == room.id).scalar_subquery().label("voter_count"),
+        )).one()
         return RoomState(
             code=room.code, phase=Phase(room.phase), question_index=room.question_position,
-            question_id=question.question_id if question else None,
-            option_count=question.option_count if question else 0, round_number=room.round_number,
-            question_count=question_count, voter_count=voter_count, version=room.version,
+            question_id=found.question_id, option_count=found.option_count or 0, round_number=room.round_number,
+            question_count=found.question_count, voter_count=found.voter_count, version=room.version,
             expires_at=room.expires_at,
         )
+
+    def _my_vote(self, connection: Connection, room: Row, voter_id: str) -> int | None:
+        if room.question_position is None:
+            codes.hash_voter(voter_id, room.voter_salt)  # a bad voter id is refused in the lobby too
+            return None
+        return connection.execute(
+            select(votes.c.option_index).join(voters, voters.c.id == votes.c.voter_id).where(
+                voters.c.room_id == room.id, voters.c.voter_hash == codes.hash_voter(voter_id, room.voter_salt),
+                votes.c.room_id == room.id, votes.c.question_position == room.question_position,
+                votes.c.round_number == room.round_number)
+        ).scalar_one_or_none()
 
     def _counts(self, connection: Connection, room_id: int, position: int) -> QuestionCounts:
         question = connection.execute(

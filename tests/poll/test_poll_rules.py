@@ -174,6 +174,22 @@ def test_a_changed_vote_is_an_update_not_a_second_vote(poll):
     assert poll.my_vote(room.code, "phone-a") == 2 and poll.my_vote(room.code, "phone-z") is None
 
 
+def test_a_phone_sees_the_room_and_its_own_vote_in_one_read(poll):
+    room = poll.create_room(QUESTIONS)
+    assert poll.phone_view(room.code, "phone-a").my_vote is None  # the lobby: nothing to vote on yet
+    with pytest.raises(BadVoter):
+        poll.phone_view(room.code, "")
+    poll.next_question(room.code, room.host_secret)
+    poll.vote(room.code, "phone-a", 0, 1, 2)
+    poll.vote(room.code, "phone-b", 0, 1, 0)
+    view = poll.phone_view(room.code, "phone-a")
+    assert (view.my_vote, view.state) == (2, poll.state(room.code))
+    poll.close_round(room.code, room.host_secret)
+    poll.open_revote(room.code, room.host_secret)
+    assert poll.phone_view(room.code, "phone-a").my_vote is None  # round 2 starts blank for everyone
+    assert poll.phone_view(room.code, "phone-new").my_vote is None
+
+
 def test_a_second_tab_is_the_same_voter(poll):
     room = start(poll)
     assert poll.join(room.code, "phone-a").voter_count == 1
