@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sqlalchemy import Connection, Row, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from attn_poll import codes
 from attn_poll.errors import (
@@ -194,22 +195,16 @@ class Poll:
             if room.phase != Phase.VOTING or (room.question_position, room.round_number) != (question_index,
                                                                                              round_number):
                 raise RoundClosed("This round is closed, so your vote was not counted.")
-            option_count = connection.execute(
-                select(questions.c.option_count).where(questions.c.room_id == room.id,
-                                                       questions.c.position == room.question_position)
-            ).scalar_one()
-            if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < option_count:
+            if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < room.option_count:
                 raise UnknownOption("That option is not one of this question's options.")
             self._count_vote(connection, room)
             voter = self._voter(connection, room, voter_id, create=True)
-            key = (votes.c.room_id == room.id, votes.c.question_position == room.question_position,
-                   votes.c.round_number == room.round_number, votes.c.voter_id == voter)
-            # Votes in one room are serialised by the room's row lock, so update-or-insert cannot race.
-            changed = connection.execute(update(votes).where(*key).values(option_index=option)).rowcount
-            if not changed:
-                connection.execute(insert(votes).values(room_id=room.id, question_position=room.question_position,
-                                                        round_number=room.round_number, voter_id=voter,
-                                                        option_index=option))
+            # One statement, so the room's row lock (which queues the room's voters) is held for fewer round trips.
+            upsert = self._dialect_insert(votes).values(
+                room_id=room.id, question_position=room.question_position, round_number=room.round_number,
+                voter_id=voter, option_index=option)
+            connection.execute(upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
+                                                            set_={"option_index": option}))
 
         self.store.write(work)
 
@@ -303,10 +298,16 @@ class Poll:
             connection.execute(delete(table).where(table.c.room_id.in_(old)))
         connection.execute(delete(rooms).where(rooms.c.id.in_(old)))
 
+    def _dialect_insert(self, table):
+        """INSERT with ON CONFLICT, which SQLite and PostgreSQL spell alike."""
+        return (postgresql.insert if self.store.dialect == "postgresql" else sqlite.insert)(table)
+
     def _room(self, connection: Connection, code: str, *, lock: bool = False, allow_ended: bool = False) -> Row:
         """The room row for a code a person typed; RoomNotFound, RoomExpired or RoomEnded otherwise."""
         canonical = codes.normalise_room_code(code)
-        query = select(rooms).where(rooms.c.code == canonical)
+        option_count = select(questions.c.option_count).where(questions.c.room_id == rooms.c.id,
+                                                              questions.c.position == rooms.c.question_position)
+        query = select(rooms, option_count.scalar_subquery().label("option_count")).where(rooms.c.code == canonical)
         if lock:  # PostgreSQL: one writer per room at a time (SQLite's BEGIN IMMEDIATE already serialises)
             query = query.with_for_update()
         room = connection.execute(query).first()
@@ -352,17 +353,16 @@ class Poll:
         connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now))
 
     def _state(self, connection: Connection, room: Row) -> RoomState:
-        """One query (four scalar subqueries), since phones and the projector ask for this every second."""
+        """One query (three scalar subqueries), since phones and the projector ask for this every second."""
         current = (questions.c.room_id == room.id, questions.c.position == room.question_position)
         found = connection.execute(select(
             select(questions.c.question_id).where(*current).scalar_subquery().label("question_id"),
-            select(questions.c.option_count).where(*current).scalar_subquery().label("option_count"),
             select(func.count()).where(questions.c.room_id == room.id).scalar_subquery().label("question_count"),
             select(func.count()).where(voters.c.room_id == room.id).scalar_subquery().label("voter_count"),
         )).one()
         return RoomState(
             code=room.code, phase=Phase(room.phase), question_index=room.question_position,
-            question_id=found.question_id, option_count=found.option_count or 0, round_number=room.round_number,
+            question_id=found.question_id, option_count=room.option_count or 0, round_number=room.round_number,
             question_count=found.question_count, voter_count=found.voter_count, version=room.version,
             expires_at=room.expires_at,
         )
