@@ -264,8 +264,7 @@ class Poll:
 
     def _insert_room(self, connection: Connection, room: NewRoom, question_list) -> bool:
         now = self.clock()
-        if self.store.dialect == "postgresql":  # two processes creating rooms must not both pass the cap
-            connection.execute(select(func.pg_advisory_xact_lock(0x5011)))
+        self.store.lock_for_transaction(connection, "create room")  # two processes must not both pass the cap
         self._purge(connection, now)
         open_rooms = connection.execute(
             select(func.count()).select_from(rooms).where(rooms.c.expires_at > now, rooms.c.phase != Phase.ENDED.value)

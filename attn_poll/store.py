@@ -158,17 +158,22 @@ class Store:
                     continue
                 raise
 
+    def lock_for_transaction(self, connection: Connection, purpose: str) -> None:
+        """PostgreSQL: one transaction at a time per purpose and schema, until commit. SQLite: BEGIN IMMEDIATE
+        already lets only one writer in."""
+        if self.dialect == "postgresql":
+            key = zlib.crc32(f"attn_poll:{self.schema or 'public'}:{purpose}".encode())
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
     def ensure_schema(self) -> int:
         """Create or upgrade the tables; safe to call from several processes at once. Returns the version."""
         return self.write(self._ensure_schema)
 
     def _ensure_schema(self, connection: Connection) -> int:
-        if self.dialect == "postgresql":
-            # DDL from two processes at once can collide in PostgreSQL's catalogue; one waits for the other.
-            key = zlib.crc32(f"attn_poll:{self.schema or 'public'}".encode())
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
-            if self.schema is not None:
-                connection.execute(CreateSchema(self.schema, if_not_exists=True))
+        # DDL from two processes at once can collide in PostgreSQL's catalogue; one waits for the other.
+        self.lock_for_transaction(connection, "schema")
+        if self.dialect == "postgresql" and self.schema is not None:
+            connection.execute(CreateSchema(self.schema, if_not_exists=True))
         tables.metadata.create_all(connection, checkfirst=True)
         meta = tables.meta
         found = connection.execute(select(meta.c.value).where(meta.c.name == "schema_version")).scalar_one_or_none()
