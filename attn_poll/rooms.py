@@ -137,9 +137,9 @@ class Poll:
         raise PollError("Could not find a free room code; try again.")
 
     def verify_host(self, code: str, host_secret: str) -> RoomState:
-        """The room's state if host_secret is its host secret; NotHost otherwise."""
-        return self.store.read(lambda connection: self._state(connection, self._host_room(connection, code,
-                                                                                           host_secret)))
+        """The room's state if host_secret is its host secret (an ended room too, for its export); NotHost if not."""
+        return self.store.read(lambda connection: self._state(connection, self._host_room(
+            connection, code, host_secret, allow_ended=True)))
 
     def next_question(self, code: str, host_secret: str) -> RoomState:
         """From the lobby or after a reveal: the next question opens for round 1."""

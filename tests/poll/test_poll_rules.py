@@ -157,6 +157,9 @@ def test_an_ended_room_refuses_everything_but_reading(poll):
             getattr(poll, action)(room.code, room.host_secret)
     assert poll.counts(room.code).rounds == ((0, 1, 0),)
     assert poll.my_vote(room.code, "phone-a") == 1
+    assert poll.verify_host(room.code, room.host_secret).phase is Phase.ENDED
+    with pytest.raises(NotHost):
+        poll.verify_host(room.code, "phone-a")
     assert "1,masks.causal,1,2,1" in poll.export_csv(room.code, room.host_secret)
 
 
