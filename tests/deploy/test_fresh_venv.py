@@ -26,7 +26,8 @@ from tests.browser import harness
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-APP_FILES = ("app.py", "requirements.txt", ".streamlit", "attn_core", "attn_ui", "pages")  # what Cloud runs
+# What Cloud runs.
+APP_FILES = ("app.py", "requirements.txt", ".streamlit", "attn_core", "attn_ui", "attn_poll", "pages")
 DEV_ONLY = "hypothesis"  # in requirements-dev.txt, not in requirements.txt
 INSTALL_TIMEOUT_S = 1_200
 START_TIMEOUT_S = 120

@@ -1,0 +1,34 @@
+"""The class poll's storage and rules: rooms, rounds, votes and counts over SQLAlchemy. Never imports Streamlit."""
+
+from attn_poll.errors import (
+    BadQuestions,
+    BadRoomCode,
+    BadVoter,
+    Busy,
+    LimitReached,
+    NotHost,
+    PollError,
+    Reconnecting,
+    RoomEnded,
+    RoomExpired,
+    RoomFull,
+    RoomNotFound,
+    RoundClosed,
+    SchemaTooNew,
+    StorageError,
+    TooManyRooms,
+    TooManyVotes,
+    UnknownOption,
+    WrongPhase,
+)
+from attn_poll.export import counts_csv
+from attn_poll.rooms import Limits, NewRoom, Phase, PhoneView, Poll, ProjectorView, QuestionCounts, RoomState
+from attn_poll.store import URL_ENV, Store, open_store, resolve_url
+
+__all__ = [
+    "BadQuestions", "BadRoomCode", "BadVoter", "Busy", "LimitReached", "Limits", "NewRoom", "NotHost", "Phase",
+    "PhoneView", "Poll", "PollError", "ProjectorView", "QuestionCounts", "Reconnecting", "RoomEnded",
+    "RoomExpired", "RoomFull", "RoomNotFound", "RoomState", "RoundClosed", "SchemaTooNew", "StorageError",
+    "Store", "TooManyRooms", "TooManyVotes", "URL_ENV", "UnknownOption", "WrongPhase", "counts_csv",
+    "open_store", "resolve_url",
+]

@@ -1,0 +1,25 @@
+"""A room's counts as CSV: one row per question, round and option. No voter, no time, nothing personal."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attn_poll.rooms import QuestionCounts
+
+HEADER = ("question_number", "question_id", "round", "option_number", "votes")
+
+
+def counts_csv(all_counts: Iterable[QuestionCounts]) -> str:
+    """Numbers count from 1, as the projector shows them."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(HEADER)
+    for counts in all_counts:
+        for round_number, tally in enumerate(counts.rounds, start=1):
+            for option, votes in enumerate(tally):
+                writer.writerow((counts.question_index + 1, counts.question_id, round_number, option + 1, votes))
+    return buffer.getvalue()

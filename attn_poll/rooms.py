@@ -1,0 +1,439 @@
+"""The rules of a room: who may do what, in which phase, how often. Plain Python over a Store; no Streamlit.
+
+A room runs one question at a time:
+
+    LOBBY --next_question--> VOTING (round 1) --close_round--> CLOSED --open_revote--> VOTING (round 2)
+    CLOSED --reveal--> REVEALED --next_question--> VOTING (next question, round 1) ... end_room --> ENDED
+
+Host actions need the host secret. Students are opaque voter ids chosen by the page; only a salted hash of
+one is stored. Every method reads or writes the database afresh, so several app processes can share a room.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy import Connection, Row, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from attn_poll import codes
+from attn_poll.errors import (
+    BadQuestions,
+    NotHost,
+    PollError,
+    RoomEnded,
+    RoomExpired,
+    RoomFull,
+    RoomNotFound,
+    RoundClosed,
+    TooManyRooms,
+    TooManyVotes,
+    UnknownOption,
+    WrongPhase,
+)
+from attn_poll.export import counts_csv
+from attn_poll.schema import questions, rooms, voters, votes
+from attn_poll.store import Store
+
+Clock = Callable[[], float]  # seconds since the epoch, like time.time
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"  # students join; no question yet
+    VOTING = "voting"  # the current round takes votes
+    CLOSED = "closed"  # the round is over; the spread is shown, not the answer
+    REVEALED = "revealed"  # the right option is shown
+    ENDED = "ended"  # the host ended the room; counts stay readable until it expires
+
+
+@dataclass(frozen=True)
+class Limits:
+    room_lifetime_s: float = 12 * 3600  # a lecture day; then the room and its code are gone
+    max_open_rooms: int = 200  # open = not ended and not expired, across the whole app
+    max_voters_per_room: int = 300  # a large lecture hall
+    max_votes_per_second: float = 50  # per room, sustained: a script stops here, a class never gets near it
+    vote_burst: int = 600  # per room at once: every voter at the cap can vote and change their mind once
+    max_questions: int = 100
+    max_options: int = 26
+    purge_after_s: float = 24 * 3600  # an expired room is deleted this long after it expired
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    code: str  # what students type; 7 characters of Crockford base32
+    host_secret: str  # only the host link carries it; the database keeps a hash
+
+
+@dataclass(frozen=True)
+class RoomState:
+    code: str
+    phase: Phase
+    question_index: int | None  # None in the lobby
+    question_id: str | None
+    option_count: int  # 0 in the lobby
+    round_number: int  # 0 in the lobby, then 1 or 2
+    question_count: int
+    voter_count: int
+    version: int  # changes with every host action
+    expires_at: float
+
+    @property
+    def accepting_votes(self) -> bool:
+        return self.phase is Phase.VOTING
+
+    @property
+    def revealed(self) -> bool:
+        return self.phase is Phase.REVEALED
+
+    @property
+    def has_next_question(self) -> bool:
+        return (self.question_index if self.question_index is not None else -1) + 1 < self.question_count
+
+
+@dataclass(frozen=True)
+class QuestionCounts:
+    question_index: int
+    question_id: str
+    option_count: int
+    rounds: tuple[tuple[int, ...], ...]  # rounds[r - 1][option]: votes per option in round r, for rounds opened
+
+    def total(self, round_number: int) -> int:
+        return sum(self.rounds[round_number - 1])
+
+
+@dataclass(frozen=True)
+class ProjectorView:
+    state: RoomState
+    counts: QuestionCounts | None  # None in the lobby
+
+
+@dataclass(frozen=True)
+class PhoneView:
+    state: RoomState
+    my_vote: int | None  # this voter's option in the current round, None before voting
+
+
+@dataclass(frozen=True)
+class Poll:
+    """The room rules over one Store. Cheap to build; share one per app process."""
+
+    store: Store
+    clock: Clock = time.time
+    limits: Limits = Limits()
+
+    # --- the host -------------------------------------------------------------------------------------
+
+    def create_room(self, question_list: Sequence[tuple[str, int]]) -> NewRoom:
+        """A room over (question_id, option_count) pairs, in that order, waiting in the lobby."""
+        question_list = tuple(question_list)
+        self._check_questions(question_list)
+        for _ in range(5):  # a code already taken: draw again (about 1 in 170 million with 200 rooms open)
+            room = NewRoom(code=codes.new_room_code(), host_secret=codes.new_host_secret())
+            if self.store.write(lambda connection, room=room: self._insert_room(connection, room, question_list)):
+                return room
+        raise PollError("Could not find a free room code; try again.")
+
+    def verify_host(self, code: str, host_secret: str) -> RoomState:
+        """The room's state if host_secret is its host secret (an ended room too, for its export); NotHost if not."""
+        return self.store.read(lambda connection: self._state(connection, self._host_room(
+            connection, code, host_secret, allow_ended=True)))
+
+    def next_question(self, code: str, host_secret: str) -> RoomState:
+        """From the lobby or after a reveal: the next question opens for round 1."""
+        return self._host_action(code, host_secret, self._to_next_question)
+
+    def close_round(self, code: str, host_secret: str) -> RoomState:
+        return self._host_action(code, host_secret, self._to_closed)
+
+    def open_revote(self, code: str, host_secret: str) -> RoomState:
+        """After round 1 closes: round 2 of the same question; round 1's counts stay as they were."""
+        return self._host_action(code, host_secret, self._to_revote)
+
+    def reveal(self, code: str, host_secret: str) -> RoomState:
+        return self._host_action(code, host_secret, self._to_revealed)
+
+    def end_room(self, code: str, host_secret: str) -> RoomState:
+        return self._host_action(code, host_secret, self._to_ended)
+
+    def export_rows(self, code: str, host_secret: str) -> tuple[QuestionCounts, ...]:
+        """Counts for every question that was asked, every round opened; no voter appears."""
+
+        def work(connection: Connection) -> tuple[QuestionCounts, ...]:
+            room = self._host_room(connection, code, host_secret, allow_ended=True)
+            positions = connection.execute(
+                select(questions.c.position).where(questions.c.room_id == room.id, questions.c.rounds_opened > 0)
+                .order_by(questions.c.position)
+            ).scalars()
+            return tuple(self._counts(connection, room.id, position) for position in positions)
+
+        return self.store.read(work)
+
+    def export_csv(self, code: str, host_secret: str) -> str:
+        """export_rows as CSV text (see export.counts_csv), ready for a download button."""
+        return counts_csv(self.export_rows(code, host_secret))
+
+    # --- students -------------------------------------------------------------------------------------
+
+    def join(self, code: str, voter_id: str) -> RoomState:
+        """Register a voter (idempotent: a reload or a second tab is the same voter). RoomFull at the cap."""
+
+        def work(connection: Connection) -> RoomState:
+            room = self._room(connection, code, lock=True)
+            self._voter(connection, room, voter_id, create=True)
+            return self._state(connection, room)
+
+        return self.store.write(work)
+
+    def vote(self, code: str, voter_id: str, question_index: int, round_number: int, option: int) -> None:
+        """Vote, or change this voter's vote, in the round the page showed. Refused once that round closes."""
+
+        def work(connection: Connection) -> None:
+            room = self._room(connection, code, lock=True)
+            if room.phase != Phase.VOTING or (room.question_position, room.round_number) != (question_index,
+                                                                                             round_number):
+                raise RoundClosed("This round is closed, so your vote was not counted.")
+            if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < room.option_count:
+                raise UnknownOption("That option is not one of this question's options.")
+            self._count_vote(connection, room)
+            voter = self._voter(connection, room, voter_id, create=True)
+            # One statement, so the room's row lock (which queues the room's voters) is held for fewer round trips.
+            upsert = self._dialect_insert(votes).values(
+                room_id=room.id, question_position=room.question_position, round_number=room.round_number,
+                voter_id=voter, option_index=option)
+            connection.execute(upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
+                                                            set_={"option_index": option}))
+
+        self.store.write(work)
+
+    def my_vote(self, code: str, voter_id: str) -> int | None:
+        """This voter's option in the current round, or None: lets a reloaded page show the vote it kept."""
+        return self.store.read(lambda connection: self._my_vote(connection, self._room(connection, code,
+                                                                                       allow_ended=True), voter_id))
+
+    def phone_view(self, code: str, voter_id: str) -> PhoneView:
+        """State and this voter's current vote from one transaction: what a phone polls each second."""
+
+        def work(connection: Connection) -> PhoneView:
+            room = self._room(connection, code, allow_ended=True)
+            return PhoneView(state=self._state(connection, room), my_vote=self._my_vote(connection, room, voter_id))
+
+        return self.store.read(work)
+
+    # --- anyone with the code (the projector, the phones) ---------------------------------------------
+
+    def state(self, code: str) -> RoomState:
+        return self.store.read(lambda connection: self._state(connection, self._room(connection, code,
+                                                                                     allow_ended=True)))
+
+    def counts(self, code: str, question_index: int | None = None) -> QuestionCounts | None:
+        """Votes per option per round for a question (the current one by default); None in the lobby."""
+
+        def work(connection: Connection) -> QuestionCounts | None:
+            room = self._room(connection, code, allow_ended=True)
+            position = room.question_position if question_index is None else question_index
+            return None if position is None else self._counts(connection, room.id, position)
+
+        return self.store.read(work)
+
+    def projector_view(self, code: str) -> ProjectorView:
+        """State and the current question's counts from one transaction: what a projector polls each second."""
+
+        def work(connection: Connection) -> ProjectorView:
+            room = self._room(connection, code, allow_ended=True)
+            position = room.question_position
+            counts = None if position is None else self._counts(connection, room.id, position)
+            return ProjectorView(state=self._state(connection, room), counts=counts)
+
+        return self.store.read(work)
+
+    # --- inside -------------------------------------------------------------------------------------
+
+    def _check_questions(self, question_list: tuple[tuple[str, int], ...]) -> None:
+        if not 0 < len(question_list) <= self.limits.max_questions:
+            raise BadQuestions(f"A room needs between 1 and {self.limits.max_questions} questions.")
+        for question_id, option_count in question_list:
+            if not isinstance(question_id, str) or not 0 < len(question_id) <= 120:
+                raise BadQuestions("Every question needs an id of 1 to 120 characters.")
+            if isinstance(option_count, bool) or not isinstance(option_count, int):
+                raise BadQuestions(f"Question {question_id!r} needs a whole number of options.")
+            if not 2 <= option_count <= self.limits.max_options:
+                raise BadQuestions(f"Question {question_id!r} needs between 2 and {self.limits.max_options} options.")
+
+    def _insert_room(self, connection: Connection, room: NewRoom, question_list) -> bool:
+        now = self.clock()
+        self.store.lock_for_transaction(connection, "create room")  # two processes must not both pass the cap
+        self._purge(connection, now)
+        open_rooms = connection.execute(
+            select(func.count()).select_from(rooms).where(rooms.c.expires_at > now, rooms.c.phase != Phase.ENDED.value)
+        ).scalar_one()
+        if open_rooms >= self.limits.max_open_rooms:
+            raise TooManyRooms(f"The class poll already has {open_rooms} open rooms; end one or wait for one to "
+                               "expire.")
+        taken = connection.execute(select(rooms.c.id).where(rooms.c.code == room.code)).first()
+        if taken is not None:
+            return False
+        room_id = connection.execute(
+            insert(rooms).values(code=room.code, host_hash=codes.hash_host_secret(room.host_secret),
+                                 voter_salt=codes.new_salt(), created_at=now,
+                                 expires_at=now + self.limits.room_lifetime_s, phase=Phase.LOBBY.value,
+                                 question_position=None, round_number=0, version=0,
+                                 vote_tokens=self.limits.vote_burst, tokens_at=now)
+            .returning(rooms.c.id)
+        ).scalar_one()
+        connection.execute(insert(questions), [
+            {"room_id": room_id, "position": position, "question_id": question_id, "option_count": option_count,
+             "rounds_opened": 0}
+            for position, (question_id, option_count) in enumerate(question_list)
+        ])
+        return True
+
+    def _purge(self, connection: Connection, now: float) -> None:
+        """Delete rooms long expired, with everything in them, so the database holds only live lectures."""
+        old = select(rooms.c.id).where(rooms.c.expires_at < now - self.limits.purge_after_s)
+        for table in (votes, voters, questions):
+            connection.execute(delete(table).where(table.c.room_id.in_(old)))
+        connection.execute(delete(rooms).where(rooms.c.id.in_(old)))
+
+    def _dialect_insert(self, table):
+        """INSERT with ON CONFLICT, which SQLite and PostgreSQL spell alike."""
+        return (postgresql.insert if self.store.dialect == "postgresql" else sqlite.insert)(table)
+
+    def _room(self, connection: Connection, code: str, *, lock: bool = False, allow_ended: bool = False) -> Row:
+        """The room row for a code a person typed; RoomNotFound, RoomExpired or RoomEnded otherwise."""
+        canonical = codes.normalise_room_code(code)
+        option_count = select(questions.c.option_count).where(questions.c.room_id == rooms.c.id,
+                                                              questions.c.position == rooms.c.question_position)
+        query = select(rooms, option_count.scalar_subquery().label("option_count")).where(rooms.c.code == canonical)
+        if lock:  # PostgreSQL: one writer per room at a time (SQLite's BEGIN IMMEDIATE already serialises)
+            query = query.with_for_update()
+        room = connection.execute(query).first()
+        if room is None:
+            raise RoomNotFound("No room has that code. Check the code on the projector.")
+        if room.expires_at <= self.clock():
+            hours = round(self.limits.room_lifetime_s / 3600)
+            raise RoomExpired(f"This room has expired; rooms close {hours} hours after they open.")
+        if room.phase == Phase.ENDED and not allow_ended:
+            raise RoomEnded("The host has ended this room.")
+        return room
+
+    def _host_room(self, connection: Connection, code: str, host_secret: str, *, lock: bool = False,
+                   allow_ended: bool = False) -> Row:
+        room = self._room(connection, code, lock=lock, allow_ended=True)
+        if not codes.host_secret_matches(host_secret, room.host_hash):
+            raise NotHost("Only the host link can control this room.")
+        if room.phase == Phase.ENDED and not allow_ended:
+            raise RoomEnded("The host has ended this room.")
+        return room
+
+    def _voter(self, connection: Connection, room: Row, voter_id: str, *, create: bool) -> int | None:
+        voter_hash = codes.hash_voter(voter_id, room.voter_salt)
+        found = connection.execute(
+            select(voters.c.id).where(voters.c.room_id == room.id, voters.c.voter_hash == voter_hash)
+        ).scalar_one_or_none()
+        if found is not None or not create:
+            return found
+        joined = connection.execute(select(func.count()).where(voters.c.room_id == room.id)).scalar_one()
+        if joined >= self.limits.max_voters_per_room:
+            raise RoomFull(f"This room is full: it already has {joined} voters.")
+        return connection.execute(
+            insert(voters).values(room_id=room.id, voter_hash=voter_hash).returning(voters.c.id)
+        ).scalar_one()
+
+    def _count_vote(self, connection: Connection, room: Row) -> None:
+        """Take a token from the room's bucket: a whole class may vote at once, a script cannot keep it up."""
+        now = self.clock()
+        refilled = room.vote_tokens + max(0.0, now - room.tokens_at) * self.limits.max_votes_per_second
+        tokens = min(float(self.limits.vote_burst), refilled)
+        if tokens < 1:
+            raise TooManyVotes("Too many votes in this room this second; your vote was not counted, try again.")
+        connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now))
+
+    def _state(self, connection: Connection, room: Row) -> RoomState:
+        """One query (three scalar subqueries), since phones and the projector ask for this every second."""
+        current = (questions.c.room_id == room.id, questions.c.position == room.question_position)
+        found = connection.execute(select(
+            select(questions.c.question_id).where(*current).scalar_subquery().label("question_id"),
+            select(func.count()).where(questions.c.room_id == room.id).scalar_subquery().label("question_count"),
+            select(func.count()).where(voters.c.room_id == room.id).scalar_subquery().label("voter_count"),
+        )).one()
+        return RoomState(
+            code=room.code, phase=Phase(room.phase), question_index=room.question_position,
+            question_id=found.question_id, option_count=room.option_count or 0, round_number=room.round_number,
+            question_count=found.question_count, voter_count=found.voter_count, version=room.version,
+            expires_at=room.expires_at,
+        )
+
+    def _my_vote(self, connection: Connection, room: Row, voter_id: str) -> int | None:
+        if room.question_position is None:
+            codes.hash_voter(voter_id, room.voter_salt)  # a bad voter id is refused in the lobby too
+            return None
+        return connection.execute(
+            select(votes.c.option_index).join(voters, voters.c.id == votes.c.voter_id).where(
+                voters.c.room_id == room.id, voters.c.voter_hash == codes.hash_voter(voter_id, room.voter_salt),
+                votes.c.room_id == room.id, votes.c.question_position == room.question_position,
+                votes.c.round_number == room.round_number)
+        ).scalar_one_or_none()
+
+    def _counts(self, connection: Connection, room_id: int, position: int) -> QuestionCounts:
+        question = connection.execute(
+            select(questions).where(questions.c.room_id == room_id, questions.c.position == position)
+        ).first()
+        if question is None:
+            raise PollError(f"This room has no question number {position + 1}.")
+        tallies = [[0] * question.option_count for _ in range(question.rounds_opened)]
+        rows = connection.execute(
+            select(votes.c.round_number, votes.c.option_index, func.count())
+            .where(votes.c.room_id == room_id, votes.c.question_position == position)
+            .group_by(votes.c.round_number, votes.c.option_index)
+        )
+        for round_number, option, count in rows:
+            tallies[round_number - 1][option] = count
+        return QuestionCounts(question_index=position, question_id=question.question_id,
+                              option_count=question.option_count, rounds=tuple(tuple(t) for t in tallies))
+
+    def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict]) -> RoomState:
+        def work(connection: Connection) -> RoomState:
+            room = self._host_room(connection, code, host_secret, lock=True)
+            values = step(connection, room)
+            connection.execute(update(rooms).where(rooms.c.id == room.id).values(version=room.version + 1, **values))
+            return self._state(connection, self._room(connection, code, allow_ended=True))
+
+        return self.store.write(work)
+
+    def _to_next_question(self, connection: Connection, room: Row) -> dict:
+        if room.phase not in (Phase.LOBBY, Phase.REVEALED):
+            raise WrongPhase("Reveal the answer before moving to the next question.")
+        position = 0 if room.question_position is None else room.question_position + 1
+        self._open_round(connection, room.id, position, 1, missing="That was the last question; end the room.")
+        return {"phase": Phase.VOTING.value, "question_position": position, "round_number": 1}
+
+    def _to_closed(self, _connection: Connection, room: Row) -> dict:
+        if room.phase != Phase.VOTING:
+            raise WrongPhase("There is no open round to close.")
+        return {"phase": Phase.CLOSED.value}
+
+    def _to_revote(self, connection: Connection, room: Row) -> dict:
+        if room.phase != Phase.CLOSED or room.round_number != 1:
+            raise WrongPhase("A second round opens only after the first round closes, and only once.")
+        self._open_round(connection, room.id, room.question_position, 2, missing="")
+        return {"phase": Phase.VOTING.value, "round_number": 2}
+
+    def _to_revealed(self, _connection: Connection, room: Row) -> dict:
+        if room.phase != Phase.CLOSED:
+            raise WrongPhase("Close the round before revealing the answer.")
+        return {"phase": Phase.REVEALED.value}
+
+    def _to_ended(self, _connection: Connection, _room: Row) -> dict:
+        return {"phase": Phase.ENDED.value}
+
+    def _open_round(self, connection: Connection, room_id: int, position: int, round_number: int, *,
+                    missing: str) -> None:
+        opened = connection.execute(
+            update(questions).where(questions.c.room_id == room_id, questions.c.position == position)
+            .values(rounds_opened=round_number)
+        ).rowcount
+        if not opened:
+            raise WrongPhase(missing)

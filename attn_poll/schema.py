@@ -1,0 +1,73 @@
+"""The poll's tables. Every name starts with `poll_`, so the tables can share a database with anything else."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    Double,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+SCHEMA_VERSION = 1  # bump with a step in store.UPGRADES when a table changes
+
+metadata = MetaData()
+
+meta = Table(
+    "poll_meta",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", Integer, nullable=False),
+)
+
+rooms = Table(
+    "poll_rooms",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(7), nullable=False, unique=True),
+    Column("host_hash", String(64), nullable=False),
+    Column("voter_salt", String(32), nullable=False),
+    Column("created_at", Double, nullable=False),
+    Column("expires_at", Double, nullable=False, index=True),
+    Column("phase", String(12), nullable=False),
+    Column("question_position", Integer, nullable=True),  # None in the lobby
+    Column("round_number", Integer, nullable=False),  # 0 in the lobby, then 1 or 2
+    Column("version", Integer, nullable=False),  # +1 on every host action: a page sees a change by one number
+    # A token bucket for votes, in the row so that every app process shares it: tokens left, when counted.
+    Column("vote_tokens", Double, nullable=False),
+    Column("tokens_at", Double, nullable=False),
+)
+
+questions = Table(
+    "poll_questions",
+    metadata,
+    Column("room_id", Integer, ForeignKey("poll_rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("question_id", String(120), nullable=False),
+    Column("option_count", Integer, nullable=False),
+    Column("rounds_opened", Integer, nullable=False),  # 0, 1 or 2: which rounds the export and counts show
+)
+
+voters = Table(
+    "poll_voters",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room_id", Integer, ForeignKey("poll_rooms.id", ondelete="CASCADE"), nullable=False),
+    Column("voter_hash", String(64), nullable=False),
+    UniqueConstraint("room_id", "voter_hash", name="poll_voters_one_per_room"),
+)
+
+votes = Table(
+    "poll_votes",
+    metadata,
+    # The primary key is the rule "one vote per voter per round": a second vote can only be an update.
+    Column("room_id", Integer, ForeignKey("poll_rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("question_position", Integer, primary_key=True),
+    Column("round_number", Integer, primary_key=True),
+    Column("voter_id", Integer, ForeignKey("poll_voters.id", ondelete="CASCADE"), primary_key=True),
+    Column("option_index", Integer, nullable=False),
+)
