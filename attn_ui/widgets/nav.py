@@ -17,8 +17,10 @@ PAGES = (
     ("pages/4_Many_heads.py", "4 · Many heads", ":material/view_column:"),
     ("pages/5_Shapes_and_memory.py", "5 · Shapes and the quadratic wall", ":material/memory:"),
     ("pages/6_One_row_by_hand.py", "6 · One row by hand", ":material/calculate:"),
-    ("pages/7_Check_yourself.py", "Check yourself", ":material/quiz:"),
-    ("pages/8_Lecture_scenes.py", "Lecture scenes", ":material/slideshow:"),
+    ("pages/7_Train_it_yourself.py", "7 · Train it yourself", ":material/model_training:"),
+    ("pages/8_Check_yourself.py", "Check yourself", ":material/quiz:"),
+    ("pages/9_Lecture_scenes.py", "Lecture scenes", ":material/slideshow:"),
+    ("pages/10_Class_poll.py", "Class poll", ":material/how_to_vote:"),
 )
 
 

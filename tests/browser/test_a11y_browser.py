@@ -60,8 +60,8 @@ def test_page_paths_follow_the_file_names():
     pages = page_paths()
     assert len(pages) >= 5, pages
     assert all(re.fullmatch(r"/[A-Za-z][A-Za-z0-9_]*", path) for path in pages.values()), pages
-    if "7_Check_yourself.py" in pages:
-        assert pages["7_Check_yourself.py"] == "/Check_yourself"
+    if "8_Check_yourself.py" in pages:
+        assert pages["8_Check_yourself.py"] == "/Check_yourself"
 
 
 # --- driving the app ------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_every_page_has_no_axe_violations(axe, browser, server, scheme):
             assert page.locator("h1").count() >= 1, f"{file} drew no heading"
             open_expanders(page)
             audit.check(f"{path} ({file})")
-            if file == "7_Check_yourself.py":
+            if file == "8_Check_yourself.py":
                 answer_two_questions(page)
                 audit.check(f"{path} answered")
 

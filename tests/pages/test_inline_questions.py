@@ -27,6 +27,6 @@ def test_lesson_page_asks_its_question_and_the_answer_reaches_check_yourself(pag
     right = BY_ID[question_id].answer
     radio.set_value(right).run()
     assert any(text.startswith("**Right.**") for text in (s.value for s in at.success)), [s.value for s in at.success]
-    at.switch_page("pages/7_Check_yourself.py").run()
+    at.switch_page("pages/8_Check_yourself.py").run()
     assert not at.exception
     assert at.session_state["quiz.answers"][question_id] is not None

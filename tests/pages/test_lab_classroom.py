@@ -17,7 +17,7 @@ from attn_ui.words.scenes import SCENES
 from tests.apptest_helpers import APP, open_section, run_lab
 from tests.apptest_helpers import checked as ok
 
-SCENES_PAGE = "pages/8_Lecture_scenes.py"
+SCENES_PAGE = "pages/9_Lecture_scenes.py"
 
 
 def url(at: AppTest) -> dict[str, str]:

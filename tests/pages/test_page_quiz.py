@@ -14,7 +14,7 @@ from attn_ui.widgets.state import lab_query
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
-PAGE = "pages/7_Check_yourself.py"
+PAGE = "pages/8_Check_yourself.py"
 TOTAL = len(QUESTIONS)
 
 

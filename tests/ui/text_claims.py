@@ -435,7 +435,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'page:6_One_row_by_hand:Pick a query word and a head; the tables': (('same',), 'lesson-definitions'),
     'page:6_One_row_by_hand:\n- The causal mask blocks every key to t': (('every', 'every', '1', '1', '1'), 'lesson-definitions'),
     'page:6_One_row_by_hand:Open this row in the Lab: the same cells': (('same', 'same'), 'lesson-definitions'),
-    'page:7_Check_yourself:Pick an answer: the page says at once wh': (('most',), 'quiz-links'),
+    'page:8_Check_yourself:Pick an answer: the page says at once wh': (('most',), 'quiz-links'),
 }
 
 CHECKS = {name: check for name, check in CHECKS.items() if any(name == c for _, c in REGISTRY.values())}
