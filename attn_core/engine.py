@@ -128,6 +128,18 @@ class Result:
         return "future" if future else "padding" if padding else None
 
 
+def dropout_pattern(settings: Settings, weights_before: np.ndarray) -> np.ndarray:
+    """The cells dropout zeroes for this seed and roll (h, T, T); only cells that hold weight can be dropped.
+
+    The weights before dropout do not depend on the roll, so a page that re-rolls many times computes them once
+    and asks only for the patterns."""
+    if not settings.dropout_active:
+        return np.zeros(weights_before.shape, dtype=bool)
+    rng = np.random.default_rng([settings.seed, settings.roll, maths.DROPOUT_STREAM])
+    keep = maths.dropout_keep(weights_before.shape, settings.dropout, rng)  # (h, T, T)
+    return ~keep & (weights_before > 0)
+
+
 def compute(settings: Settings) -> Result:
     """One forward pass: embeddings -> Q, K, V -> scores -> mask -> softmax -> dropout -> A @ V -> W_o."""
     tokens = settings.tokens
@@ -146,13 +158,9 @@ def compute(settings: Settings) -> Result:
     blocked = np.broadcast_to(maths.combine_masks(future, padding), (heads, length, length))  # (h, T, T)
 
     weights_before = maths.apply_route(scores, blocked, settings.route)  # (h, T, T)
-    dropped = np.zeros_like(blocked)
+    dropped = dropout_pattern(settings, weights_before)  # (h, T, T)
     weights = weights_before
     if settings.dropout_active:
-        rng = np.random.default_rng([settings.seed, settings.roll, maths.DROPOUT_STREAM])
-        keep = maths.dropout_keep(weights.shape, settings.dropout, rng)  # (h, T, T)
-        carries = weights_before > 0  # only cells that hold weight can be dropped
-        dropped = ~keep & carries
         weights = maths.apply_dropout(weights_before, ~dropped, settings.dropout, settings.rescale)
 
     per_head_context = weights @ values  # (h, T, dh)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core import maths
+from attn_core import engine, maths
 from attn_core.engine import Result, compute
 from attn_core.errors import SettingsError
 from attn_core.settings import ROUTES, Settings
@@ -393,18 +393,30 @@ class DropoutRolls:
 
 def mean_row_sum(result: Result) -> float:
     """Mean sum of the rows of the head in view that have something to look at."""
-    sums = result.row_sums[result.view_index]  # (T,)
-    live = ~result.blocked[result.view_index].all(axis=-1)  # (T,)
-    return float(sums[live].mean()) if live.any() else 0.0
+    return _mean_live_row_sum(result.weights[result.view_index], result.blocked[result.view_index])
+
+
+def _mean_live_row_sum(weights: np.ndarray, blocked: np.ndarray) -> float:
+    """Mean sum of the rows (T, T) that have something to look at."""
+    live = ~blocked.all(axis=-1)  # (T,)
+    return float(weights.sum(axis=-1)[live].mean()) if live.any() else 0.0
 
 
 def dropout_rolls(settings: Settings, rolls: int = ROLLS) -> DropoutRolls:
-    """Re-roll the dropout pattern `rolls` times (roll 0, 1, ...) and record each mean row sum."""
+    """Re-roll the dropout pattern `rolls` times (roll 0, 1, ...) and record each mean row sum.
+
+    One forward pass: the weights before dropout do not depend on the roll, so only each roll's pattern is drawn
+    (the same pattern compute() draws for that roll, which tests/core/test_masks_lessons.py checks)."""
+    base = compute(settings.replace(roll=0))
+    head = base.view_index
+    before, blocked = base.weights_before_dropout, base.blocked[head]  # (h, T, T), (T, T)
     with_rescale, without_rescale = [], []
     for roll in range(rolls):
-        rolled = settings.replace(roll=roll)
-        with_rescale.append(mean_row_sum(compute(rolled.replace(rescale=True))))
-        without_rescale.append(mean_row_sum(compute(rolled.replace(rescale=False))))
+        kept = ~engine.dropout_pattern(settings.replace(roll=roll), before)[head]  # (T, T)
+        for rescale, sums in ((True, with_rescale), (False, without_rescale)):
+            weights = maths.apply_dropout(before[head], kept, settings.dropout, rescale) if settings.dropout_active \
+                else before[head]  # (T, T)
+            sums.append(_mean_live_row_sum(weights, blocked))
     return DropoutRolls(p=settings.dropout, training=settings.training,
                         with_rescale=np.array(with_rescale), without_rescale=np.array(without_rescale))
 
@@ -420,6 +432,10 @@ def survivor_scale(result: Result) -> float:
 
 
 def different_maps(settings: Settings, rolls: int = PATTERN_ROLLS) -> int:
-    """How many different weight tables `rolls` re-rolls give: one when dropout is off (inference)."""
-    tables = {compute(settings.replace(roll=roll)).weights.tobytes() for roll in range(rolls)}
-    return len(tables)
+    """How many different dropout patterns `rolls` re-rolls give: one when dropout is off (inference).
+
+    Two rolls give different weight tables exactly when they drop different cells (every droppable cell holds
+    weight), so the patterns are compared and no forward pass is repeated."""
+    before = compute(settings.replace(roll=0)).weights_before_dropout  # (h, T, T)
+    patterns = {engine.dropout_pattern(settings.replace(roll=roll), before).tobytes() for roll in range(rolls)}
+    return len(patterns)

@@ -237,3 +237,22 @@ def test_inference_gives_one_map_whatever_the_roll_and_training_gives_many():
     assert lessons.different_maps(Settings(dropout=0.5)) == lessons.PATTERN_ROLLS
     assert lessons.different_maps(Settings(dropout=0.5, training=False)) == 1
     assert lessons.different_maps(Settings(dropout=0.0)) == 1
+
+
+# --- re-rolls drawn from one forward pass agree with a forward pass per roll ---------------------------------
+
+
+@pytest.mark.parametrize("settings", [
+    Settings(dropout=0.5), Settings(dropout=0.3, causal=True, padded=(5, 6)), Settings(dropout=0.5, training=False),
+    Settings(dropout=0.9, heads=4, view=3, seed=7), Settings(dropout=0.2, route="zero_score", causal=True),
+], ids=lambda s: str(s.to_query()))
+def test_rolls_and_pattern_counts_equal_a_full_forward_pass_per_roll(settings):
+    from attn_core.lessons.masks import different_maps, dropout_rolls, mean_row_sum
+
+    rolls = dropout_rolls(settings, rolls=25)
+    for roll in range(25):
+        rolled = settings.replace(roll=roll)
+        assert rolls.with_rescale[roll] == mean_row_sum(compute(rolled.replace(rescale=True)))
+        assert rolls.without_rescale[roll] == mean_row_sum(compute(rolled.replace(rescale=False)))
+    tables = {compute(settings.replace(roll=roll)).weights.tobytes() for roll in range(10)}
+    assert different_maps(settings, rolls=10) == len(tables)
