@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from attn_core import MAX_DROPOUT, Settings
+from attn_core import Settings
 from attn_core.lessons import heads as lessons
+from attn_core.tokens import unique_labels
 from attn_ui.figures import head_charts as hf
-from attn_ui.widgets import state
+from attn_ui.widgets import controls, panels, state
 from attn_ui.widgets.page import lesson_page, try_it
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
@@ -19,19 +20,19 @@ query = word_col.segmented_control("Query word", list(words), format_func=words.
                                    default=min(2, len(words) - 1), required=True, wrap=True)
 head = head_col.segmented_control("Head", list(range(base.heads)), default=base.view - 1, key="hand.head",
                                   required=True, format_func=lambda index: str(index + 1))
-causal_col, train_col, p_col = st.columns([1, 1, 2], vertical_alignment="center")
-causal = causal_col.toggle("Causal mask", value=base.causal, key="hand.causal")
-training = train_col.toggle("Training", value=base.training, key="hand.train")
-dropout = p_col.slider("Dropout p", 0.0, MAX_DROPOUT, float(base.dropout), 0.05, key="hand.p", format="%.2f")
-pads = st.pills("Tap words to make them PAD", list(words), format_func=words.get, selection_mode="multi",
-                default=[pos - 1 for pos in base.padded], key="hand.pad")
-settings = base.replace(causal=causal, training=training, dropout=dropout, view=head + 1,
-                        padded=tuple(sorted(pos + 1 for pos in pads)))
+causal_col, dropout_col = st.columns([1, 3], vertical_alignment="center")
+with causal_col:
+    causal = controls.causal_toggle("hand", value=base.causal)
+with dropout_col:
+    choice = controls.dropout_controls("hand", dropout=float(base.dropout), training=base.training,
+                                      roll_start=base.roll)
+padded = controls.pad_chips("hand", unique_labels(base.tokens), default=base.padded)
+settings = base.replace(causal=causal, training=choice.training, dropout=choice.dropout, roll=choice.roll,
+                        view=head + 1, padded=padded)
 row = lessons.row_by_hand(state.cached_compute(settings), query, head)
 
 st.markdown(hf.row_heading(row))
-for cell, (label, value) in zip(st.container(key="kpis").columns(5), hf.row_metrics(row).items(), strict=True):
-    cell.metric(label, value, border=True)
+panels.metric_tiles(hf.row_metrics(row), columns=5)
 for step in hf.row_steps(row):
     st.markdown(f"**{step.title}** · {step.note}")
     st.dataframe(step.columns, hide_index=True, column_config={"key": st.column_config.TextColumn(pinned=True), **{

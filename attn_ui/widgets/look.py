@@ -25,13 +25,16 @@ CSS = """
   word-break: normal !important; overflow-wrap: normal !important;
 }
 /* Metric tiles (panels.metric_tiles): a wrapping row of 2, 3 or 4 to a line; phones keep 3, or 2 of 4 */
-:is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4) > [data-testid="stElementContainer"] { min-width: 0 !important; }
+:is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4, .st-key-kpis-5) > [data-testid="stElementContainer"] {
+  min-width: 0 !important; }
 .st-key-kpis-2 > [data-testid="stElementContainer"] { flex: 1 1 calc(50% - 0.55rem) !important; }
 .st-key-kpis-3 > [data-testid="stElementContainer"] { flex: 1 1 calc(33.3% - 0.7rem) !important; }
 .st-key-kpis-4 > [data-testid="stElementContainer"] { flex: 1 1 calc(25% - 0.8rem) !important; }
+.st-key-kpis-5 > [data-testid="stElementContainer"] { flex: 1 1 calc(20% - 0.8rem) !important; }
 @media (max-width: 640px) {
-  :is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4) { gap: 0.4rem !important; }
-  .st-key-kpis-4 > [data-testid="stElementContainer"] { flex-basis: calc(50% - 0.25rem) !important; }
+  :is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4, .st-key-kpis-5) { gap: 0.4rem !important; }
+  :is(.st-key-kpis-4, .st-key-kpis-5) > [data-testid="stElementContainer"] {
+    flex-basis: calc(50% - 0.25rem) !important; }
 }
 
 /* --- accessibility (WCAG 2.1 AA) --- */
@@ -75,7 +78,7 @@ button:not(:disabled) kbd { opacity: 1 !important; }
     padding-right: 0.4rem !important; }
 }
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
-.st-key-lab-dropout-row .stButton { min-width: 7.5rem; }
+[class*="-dropout-row"] .stButton { min-width: 7.5rem; }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
   padding-top: 4.2rem !important;

@@ -160,7 +160,7 @@ def test_a_bad_link_gives_one_friendly_note_and_a_valid_state(query, needle):
 
 def test_a_custom_sentence_with_markup_stays_literal():
     at = open_more(run_lab())
-    at.text_input(key="lab.sentence").set_value("<b>x</b> **y** $z$").run()
+    at.text_input(key="lab.s").set_value("<b>x</b> **y** $z$").run()
     ticks = map_spec(at)["layout"]["yaxis"]["ticktext"]
     assert ticks == ["&lt;b&gt;x&lt;/b&gt;", "**y**", "$z$"]
     assert url(at) == {"s": "<b>x</b> **y** $z$"}
@@ -169,7 +169,7 @@ def test_a_custom_sentence_with_markup_stays_literal():
 def test_an_empty_or_too_long_sentence_is_refused_and_the_map_keeps_the_old_one():
     at = open_more(run_lab())
     for text, needle in (("   ", "empty"), ("w " * 17, "17 words"), ("x" * 30, "at most 24")):
-        at.text_input(key="lab.sentence").set_value(text).run()
+        at.text_input(key="lab.s").set_value(text).run()
         assert needle in at.info[0].value
         assert map_spec(at)["layout"]["yaxis"]["ticktext"] == SENTENCE
 

@@ -266,7 +266,7 @@ def test_by_hand_honours_the_lab_settings_and_every_control():
     at.segmented_control(key="hand.word").set_value(5)
     at.segmented_control(key="hand.head").set_value(1)
     at.toggle(key="hand.causal").set_value(True)
-    at.pills(key="hand.pad").set_value([3, 4])
+    at.pills(key="hand.pad").set_value([4, 5])  # positions counted from 1, as on screen
     at.slider(key="hand.p").set_value(0.5)
     rerun(at)
     chosen = lab.replace(causal=True, padded=(4, 5), dropout=0.5, view=2)
