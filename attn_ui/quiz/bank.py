@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from attn_ui.quiz import causal, code, dropout, heads, padding, shapes
 from attn_ui.quiz.model import (
     Answer,
     Feedback,
@@ -26,12 +26,11 @@ from attn_ui.quiz.model import (
     tally,
 )
 
-# Each name is a module of this package holding its SECTION and QUESTIONS; a new section is one more name here.
-SECTION_MODULES = ("causal", "padding", "dropout", "heads", "shapes", "code")  # the page's order
-_PARTS = tuple(importlib.import_module(f"{__package__}.{name}") for name in SECTION_MODULES)
+# Each module holds its SECTION and QUESTIONS; a new section is one more import and one more entry here.
+SECTION_MODULES = (causal, padding, dropout, heads, shapes, code)  # the page's order
 
-SECTIONS: tuple[Section, ...] = tuple(part.SECTION for part in _PARTS)
-QUESTIONS: tuple[Question, ...] = tuple(question for part in _PARTS for question in part.QUESTIONS)
+SECTIONS: tuple[Section, ...] = tuple(part.SECTION for part in SECTION_MODULES)
+QUESTIONS: tuple[Question, ...] = tuple(question for part in SECTION_MODULES for question in part.QUESTIONS)
 BY_ID: Mapping[str, Question] = MappingProxyType({q.id: q for q in QUESTIONS})  # read-only: shared by sessions
 SECTION_BY_ID: Mapping[str, Section] = MappingProxyType({s.id: s for s in SECTIONS})
 
