@@ -21,6 +21,26 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
+class HeadMap:
+    """What one head's attention map shows: its weights and why each cell is blocked or dropped.
+
+    The map figure needs nothing else, so anything that has weights to show (a Result's head, the cheating head
+    of lesson 1, a trained model's head) hands it one of these."""
+
+    labels: tuple[str, ...]  # distinct words, one a row and one a column
+    padded: tuple[int, ...]  # 1-based positions of PAD words
+    weights: np.ndarray  # (T, T) what multiplies V
+    weights_before_dropout: np.ndarray  # (T, T)
+    blocked_by_causal: np.ndarray  # (T, T) bool
+    blocked_by_padding: np.ndarray  # (T, T) bool
+    dropped: np.ndarray  # (T, T) bool, cells zeroed by dropout
+
+    @property
+    def blocked(self) -> np.ndarray:
+        return self.blocked_by_causal | self.blocked_by_padding  # (T, T)
+
+
+@dataclass(frozen=True, eq=False)
 class Result:
     """Every number the app shows for one Settings; arrays are read-only."""
 
@@ -118,6 +138,15 @@ class Result:
     def score_bytes(self) -> int:
         """Memory of the score tensor in float32."""
         return int(np.prod(self.score_shape)) * BYTES_FLOAT32
+
+    def head_map(self, head: int | None = None) -> HeadMap:
+        """What the map of one head (0-based; default: the head in view) shows."""
+        head = self.view_index if head is None else head
+        return HeadMap(
+            labels=self.labels, padded=self.settings.padded, weights=self.weights[head],
+            weights_before_dropout=self.weights_before_dropout[head], blocked_by_causal=self.blocked_by_causal,
+            blocked_by_padding=self.blocked_by_padding, dropped=self.dropped[head],
+        )
 
     def block_reason(self, query: int, key: int) -> str | None:
         """Why a cell (0-based) is blocked: 'future', 'padding', 'future and padding', or None."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core import engine, maths
-from attn_core.engine import Result, compute
+from attn_core.engine import HeadMap, Result, compute
 from attn_core.errors import SettingsError
 from attn_core.settings import ROUTES, Settings
 from attn_core.tokens import embed, tokenize, unique_labels
@@ -30,15 +30,24 @@ class CheatingHead:
 
     tokens: tuple[str, ...]
     causal: bool
-    result: Result  # the head as a Result, so the Lab's attention map can draw it
+    weights: np.ndarray  # (T, T)
+    output: np.ndarray  # (T, 3) each position's weighted sum of the words' vectors
     guesses: tuple[str, ...]  # per position t < T - 1: the word whose embedding is nearest to the output
     next_words: tuple[str, ...]  # per position t < T - 1: the word that really comes next
 
     @property
     def weight_on_next(self) -> np.ndarray:
         """How much weight position t puts on position t + 1."""
-        weights = self.result.weights[0]  # (T, T)
-        return np.diagonal(weights, offset=1).copy()  # (T - 1,)
+        return np.diagonal(self.weights, offset=1).copy()  # (T - 1,)
+
+    def head_map(self, head: int | None = None) -> HeadMap:
+        """The head as the Lab's map draws it (it has one head, no padding and no dropout)."""
+        length = len(self.tokens)
+        no_cells = np.zeros((length, length), dtype=bool)  # (T, T)
+        future = maths.causal_mask(length) if self.causal else no_cells
+        return HeadMap(labels=unique_labels(self.tokens), padded=(), weights=self.weights,
+                       weights_before_dropout=self.weights, blocked_by_causal=future, blocked_by_padding=no_cells,
+                       dropped=no_cells)
 
     @property
     def hits(self) -> np.ndarray:
@@ -82,21 +91,17 @@ def cheating_head(sentence: str, causal: bool) -> CheatingHead:
     values = x[None]  # (1, T, 3): the values are the words themselves
     scores = maths.scaled_scores(queries, keys)  # (1, T, T)
     future = maths.causal_mask(length) if causal else np.zeros((length, length), dtype=bool)  # (T, T)
-    padding = np.zeros((length, length), dtype=bool)  # (T, T)
     weights = maths.masked_softmax(scores, future)  # (1, T, T)
     output = (weights @ values)[0]  # (T, 3)
-
-    settings = Settings(sentence=" ".join(tokens), causal=causal)
-    result = Result(
-        settings=settings, tokens=tokens, labels=unique_labels(tokens), x=x,
-        w_q=w_q, w_k=w_k, w_v=np.eye(3), w_o=np.eye(3),
-        queries=queries, keys=keys, values=values, scores=scores,
-        blocked_by_causal=future, blocked_by_padding=padding, blocked=future[None],
-        weights_before_dropout=weights, dropped=np.zeros_like(weights, dtype=bool), weights=weights,
-        per_head_context=weights @ values, context=output, output=output,
-    )  # fmt: skip
     guesses = tuple(nearest_word(output[t], tokens) for t in range(length - 1))
-    return CheatingHead(tokens=tokens, causal=causal, result=result, guesses=guesses, next_words=tokens[1:])
+    return CheatingHead(tokens=tokens, causal=causal, weights=_read_only(weights[0]), output=_read_only(output),
+                        guesses=guesses, next_words=tokens[1:])
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = np.array(array)
+    array.setflags(write=False)
+    return array
 
 
 def nearest_word(vector: np.ndarray, vocabulary: tuple[str, ...]) -> str:

@@ -65,7 +65,7 @@ def concat_figure(result: Result) -> go.Figure:
         90 + 34 * length, top=30, shapes=shapes, annotations=notes,
         xaxis={"tickmode": "array", "tickvals": list(range(width)), "ticktext": [str(c + 1) for c in range(width)],
                "fixedrange": True, "title": {"text": "column of concat (counted from 1)"}},
-        yaxis={"tickmode": "array", "tickvals": list(range(length)), "ticktext": maps.axis_labels(result),
+        yaxis={"tickmode": "array", "tickvals": list(range(length)), "ticktext": maps.axis_labels(result.head_map()),
                "autorange": "reversed", "fixedrange": True},
     )
     return maps.figure_from_spec({"data": [heatmap], "layout": layout})

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Protocol
 
 import numpy as np
 import plotly.graph_objects as go
 
-from attn_core import Result
+from attn_core.engine import HeadMap
 from attn_ui.figures.layout import LAB, MapStyle, base_layout, heatmap_cells
 from attn_ui.figures.palette import (
     BLACK_TEXT_FROM,
@@ -40,31 +41,37 @@ X_TICK_ANGLE = 35  # key labels lean this much (degrees) from 7 words on
 
 
 
-def axis_labels(result: Result, joiner: str = " · ") -> list[str]:
+class ShowsAttention(Protocol):
+    """Anything the map can draw: a Result, the cheating head of lesson 1, a trained model's head."""
+
+    def head_map(self, head: int | None = None) -> HeadMap: ...
+
+
+def axis_labels(view: HeadMap, joiner: str = " · ") -> list[str]:
     """Words as tick labels, PAD words marked; escaped so markup shows as text."""
-    padded = set(result.settings.padded)
+    padded = set(view.padded)
     return [
         plotly_escape(label) + (f"{joiner}PAD" if pos in padded else "")
-        for pos, label in enumerate(result.labels, start=1)
+        for pos, label in enumerate(view.labels, start=1)
     ]
 
 
-def cell_status(result: Result, head: int) -> np.ndarray:
+def cell_status(view: HeadMap) -> np.ndarray:
     """One word per cell: 'legal', 'future', 'padding', 'both' or 'dropped'."""
-    future, padding = result.blocked_by_causal, result.blocked_by_padding
+    future, padding = view.blocked_by_causal, view.blocked_by_padding
     status = np.full(future.shape, "legal", dtype=object)  # (T, T)
     status[future] = "future"
     status[padding] = "padding"
     status[future & padding] = "both"
-    status[result.dropped[head]] = "dropped"
+    status[view.dropped] = "dropped"
     return status
 
 
-def hover_lines(result: Result, head: int, status: np.ndarray) -> list[list[str]]:
+def hover_lines(view: HeadMap, status: np.ndarray) -> list[list[str]]:
     """What the mouse says over each cell: query, key, weight, and why a cell is blocked or dropped."""
-    words = [plotly_escape(label) for label in result.labels]
-    weights = result.weights[head]
-    before = result.weights_before_dropout[head]
+    words = [plotly_escape(label) for label in view.labels]
+    weights = view.weights
+    before = view.weights_before_dropout
     why = {
         "future": "blocked: this key comes after the query (future)",
         "padding": "blocked: this key is a PAD token",
@@ -83,13 +90,13 @@ def hover_lines(result: Result, head: int, status: np.ndarray) -> list[list[str]
     return rows
 
 
-def attention_map(result: Result, **options) -> go.Figure:
-    """attention_map_spec(result, **options) as a go.Figure: the map of one head, blocked cells grey."""
-    return figure_from_spec(attention_map_spec(result, **options))
+def attention_map(source: ShowsAttention, **options) -> go.Figure:
+    """attention_map_spec(source, **options) as a go.Figure: the map of one head, blocked cells grey."""
+    return figure_from_spec(attention_map_spec(source, **options))
 
 
 def attention_map_spec(
-    result: Result,
+    source: ShowsAttention,
     head: int | None = None,
     selected_row: int | None = None,
     style: MapStyle = LAB,
@@ -97,12 +104,12 @@ def attention_map_spec(
 ) -> dict:
     """The weight table of one head (0-based; default: the head in view), blocked cells grey, as the plain
     figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it)."""
-    head = result.view_index if head is None else head
-    length = len(result.tokens)
-    weights = result.weights[head]  # (T, T)
-    blocked = result.blocked[head] & (weights == 0)  # the zero-score trap gives blocked cells weight
-    status = cell_status(result, head)
-    labels = axis_labels(result)
+    view = source.head_map(head)
+    length = len(view.labels)
+    weights = view.weights  # (T, T)
+    blocked = view.blocked & (weights == 0)  # the zero-score trap gives blocked cells weight
+    status = cell_status(view)
+    labels = axis_labels(view)
     positions = list(range(length))
     font = max(8, style.cell_font - max(0, length - 8))  # long sentences get smaller numbers
 
@@ -133,11 +140,11 @@ def attention_map_spec(
             "mode": "markers+text", "marker": {"symbol": "square", "size": 28, "opacity": 0},
             "text": labels_drawn, "textposition": "middle center", "textfont": {"size": sizes},
             "selected": {"marker": {"opacity": 0}}, "unselected": {"marker": {"opacity": 0}},
-            "hovertext": [line for row in hover_lines(result, head, status) for line in row],
+            "hovertext": [line for row in hover_lines(view, status) for line in row],
             "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
         },
     ]
-    layout = _layout(axis_labels(result, joiner="<br>"), labels, style, title)
+    layout = _layout(axis_labels(view, joiner="<br>"), labels, style, title)
     if selected_row is not None and 0 <= selected_row < length:
         layout["shapes"] = [{
             "type": "rect", "x0": -0.5, "x1": length - 0.5, "y0": selected_row - 0.5, "y1": selected_row + 0.5,

@@ -23,9 +23,9 @@ def test_cheating_head_without_mask_copies_the_next_word(sentence):
     np.testing.assert_allclose(cheat.weight_on_next, expected, rtol=1e-12)
     assert expected > 0.99
     x = embed(cheat.tokens)
-    np.testing.assert_allclose(cheat.result.output[:-1], x[1:], atol=0.02)  # output at t is nearly word t + 1
+    np.testing.assert_allclose(cheat.output[:-1], x[1:], atol=0.02)  # output at t is nearly word t + 1
     assert cheat.hit_count == cheat.positions == length - 1
-    assert cheat.result.sees_future
+    assert (np.triu(cheat.weights, k=1) > 0).any()  # it looks at later words
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)
@@ -34,8 +34,8 @@ def test_cheating_head_with_mask_gets_only_the_average_of_the_past(sentence):
     x = embed(cheat.tokens)
     np.testing.assert_array_equal(cheat.weight_on_next, 0.0)
     past_means = np.cumsum(x, axis=0) / np.arange(1, len(x) + 1)[:, None]  # (T, 3)
-    np.testing.assert_allclose(cheat.result.output, past_means, rtol=0, atol=1e-12)
-    assert not cheat.result.sees_future
+    np.testing.assert_allclose(cheat.output, past_means, rtol=0, atol=1e-12)
+    assert not (np.triu(cheat.weights, k=1) > 0).any()
     assert cheat.hit_count < lessons.cheating_head(sentence, causal=False).hit_count
 
 
@@ -48,12 +48,13 @@ def test_cheating_head_on_the_default_sentence_guesses_five_of_five_then_one_of_
     assert on.hits.tolist() == [False, True, False, False, False]
 
 
-def test_cheating_head_result_is_a_valid_attention_result():
+def test_cheating_head_hands_the_map_a_valid_head():
     cheat = lessons.cheating_head(DEFAULT, True)
-    result = cheat.result
-    np.testing.assert_array_equal(result.blocked[0], maths.causal_mask(6))
-    np.testing.assert_allclose(result.row_sums, 1.0, atol=1e-12)
-    assert result.masked_cells == 15 and result.dropped_cells == 0
+    view = cheat.head_map()
+    np.testing.assert_array_equal(view.blocked, maths.causal_mask(6))
+    np.testing.assert_allclose(view.weights.sum(axis=-1), 1.0, atol=1e-12)
+    assert int(view.blocked.sum()) == 15 and not view.dropped.any() and view.padded == ()
+    assert not cheat.weights.flags.writeable
     with pytest.raises(SettingsError):
         lessons.cheating_head("   ", False)
 

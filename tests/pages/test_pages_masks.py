@@ -49,7 +49,7 @@ def test_peek_cheating_head_without_and_with_the_mask():
     assert metrics(at) == {"Next word guessed right": f"{cheat.hit_count} of {cheat.positions}"} == {
         "Next word guessed right": "5 of 5"
     }
-    np.testing.assert_allclose(map_weights(specs(at)[0]), cheat.result.weights[0])
+    np.testing.assert_allclose(map_weights(specs(at)[0]), cheat.weights)
     table = at.dataframe[0].value
     assert list(table["head's guess"]) == list(cheat.guesses)
     assert list(table["right?"]) == ["yes"] * 5
@@ -61,7 +61,7 @@ def test_peek_cheating_head_without_and_with_the_mask():
     assert metrics(at) == {"Next word guessed right": "1 of 5"}
     weights = map_weights(specs(at)[0])
     np.testing.assert_array_equal(np.isnan(weights), np.triu(np.ones((6, 6), bool), k=1))
-    np.testing.assert_allclose(weights[~np.isnan(weights)], cheat.result.weights[0][np.tril(np.ones((6, 6), bool))])
+    np.testing.assert_allclose(weights[~np.isnan(weights)], cheat.weights[np.tril(np.ones((6, 6), bool))])
     assert list(at.dataframe[0].value["head's guess"]) == ["Your", "starts", "starts", "starts", "starts"]
     assert "only 1 of 5 guesses are right" in text(at)
 
@@ -287,7 +287,7 @@ def test_every_lesson_figure_passes_plotly_validation(monkeypatch):
     assert len(mf.mask_tables(result)) == 3
     assert len(mf.batch_masks(lessons.two_sentence_batch(Settings().sentence, 2, True))) == 2
     mf.row_sum_rolls(lessons.dropout_rolls(Settings(dropout=0.3), rolls=20))
-    maps.attention_map(lessons.cheating_head(Settings().sentence, True).result)
+    maps.attention_map(lessons.cheating_head(Settings().sentence, True))
 
 
 def test_user_words_are_escaped_in_the_lesson_figures():

@@ -154,8 +154,8 @@ def test_tick_labels_are_the_escaped_words(hostile_result):
 
 
 def test_hover_names_the_escaped_words(hostile_result):
-    status = maps.cell_status(hostile_result, 0)
-    lines = maps.hover_lines(hostile_result, 0, status)
+    status = maps.cell_status(hostile_result.head_map(0))
+    lines = maps.hover_lines(hostile_result.head_map(0), status)
     words = [plotly_escape(label) for label in hostile_result.labels]
     for i, row in enumerate(lines):
         for j, line in enumerate(row):
@@ -164,7 +164,7 @@ def test_hover_names_the_escaped_words(hostile_result):
 
 def test_axis_labels_keep_repeated_words_apart():
     result = compute(Settings(sentence="<b>x</b> <b>x</b> y"))
-    assert maps.axis_labels(result) == ["&lt;b&gt;x&lt;/b&gt; (1)", "&lt;b&gt;x&lt;/b&gt; (2)", "y"]
+    assert maps.axis_labels(result.head_map()) == ["&lt;b&gt;x&lt;/b&gt; (1)", "&lt;b&gt;x&lt;/b&gt; (2)", "y"]
 
 
 # ------------------------------------------------------------------ Markdown strings
