@@ -97,11 +97,18 @@ healthy() {  # $1: port; does /_stcore/health answer "ok"? (bash's /dev/tcp: no 
 }
 for i in 0 1 2; do start_app "$i"; done
 
+# ---- Streamlit's bundles at gzip -9, once per Streamlit version (deploy/precompress.py says why)
+st_version=$("$python" -c 'import streamlit; print(streamlit.__version__)')
+static_gz="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/attn-lab/static-gz-$st_version"
+[ -f "$static_gz/index.txt" ] || "$python" "$here/precompress.py" "$static_gz" >>"$run/haproxy.log" 2>&1 \
+  || fail "deploy/precompress.py failed; see $run/haproxy.log"
+
 # ---- the proxy, with the addresses deploy/haproxy.cfg reads from the environment
+export STATIC_GZ_LUA="$here/static_gz.lua" STATIC_GZ_DIR="$static_gz"
 export PROXY_BIND="127.0.0.1:$proxy_port" HAPROXY_SOCKET="$run/haproxy.sock"
 export APP1="127.0.0.1:${app_ports[0]}" APP2="127.0.0.1:${app_ports[1]}" APP3="127.0.0.1:${app_ports[2]}"
 haproxy -c -q -f "$here/haproxy.cfg" || fail "deploy/haproxy.cfg does not parse"
-haproxy -db -f "$here/haproxy.cfg" </dev/null >"$run/haproxy.log" 2>&1 &
+haproxy -db -f "$here/haproxy.cfg" </dev/null >>"$run/haproxy.log" 2>&1 &
 haproxy_pid=$!
 echo "$haproxy_pid" >"$run/haproxy.pid"
 

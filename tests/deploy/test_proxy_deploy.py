@@ -56,7 +56,8 @@ def test_the_plotly_bundle_is_gzipped_and_keeps_its_immutable_cache_headers(depl
     headers, body = fetch(url, **{"Accept-Encoding": "gzip", "Cookie": cookie})
     assert headers.get("content-encoding") == "gzip"
     assert gzip.decompress(body) == bundle.read_bytes()
-    assert len(body) < 0.5 * bundle.stat().st_size, f"{len(body)} of {bundle.stat().st_size} bytes"
+    # gzip -9 ahead of time (deploy/static_gz.lua) is 30 %; HAProxy's own libslz would be 46 %
+    assert len(body) < 0.35 * bundle.stat().st_size, f"{len(body)} of {bundle.stat().st_size} bytes"
     cache = headers.get("cache-control", "")
     assert "immutable" in cache and "max-age=31536000" in cache and "private" not in cache, cache
     assert "accept-encoding" in headers.get("vary", "").lower()
