@@ -128,8 +128,8 @@ def _read(path: Path) -> str:
         return ""
 
 
-def start_local(respawn_delay: float = 3, timeout: float = START_TIMEOUT_S,
-                extra_env: dict[str, str] | None = None) -> Deployment:
+def start_local(respawn_delay: float = 3, timeout: float = START_TIMEOUT_S, extra_env: dict[str, str] | None = None,
+                local_sh: Path = LOCAL_SH) -> Deployment:
     """Run deploy/local.sh on free ports until it prints the proxy's URL; retried when a port was taken."""
     last = ""
     for _attempt in range(3):
@@ -141,8 +141,8 @@ def start_local(respawn_delay: float = 3, timeout: float = START_TIMEOUT_S,
                "ATTN_PG_PORT": str(ports[4]), "ATTN_RUN_DIR": str(run_dir), "ATTN_RESPAWN_DELAY": str(respawn_delay),
                **(extra_env or {})}  # fmt: skip
         with open(run_dir / "stdout.txt", "wb") as out, open(run_dir / "stderr.txt", "wb") as err:
-            process = subprocess.Popen(["bash", str(LOCAL_SH)], cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL,
-                                       stdout=out, stderr=err)  # fmt: skip
+            process = subprocess.Popen(["bash", str(local_sh)], cwd=local_sh.parents[1], env=env,
+                                       stdin=subprocess.DEVNULL, stdout=out, stderr=err)  # fmt: skip
         deployment = Deployment(process, run_dir, ports[0], ports[1:4], ports[4])
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and deployment.alive():
