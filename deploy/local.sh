@@ -107,7 +107,8 @@ static_gz="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/attn-lab/static-gz-$st_versio
 export STATIC_GZ_LUA="$here/static_gz.lua" STATIC_GZ_DIR="$static_gz"
 export PROXY_BIND="127.0.0.1:$proxy_port" HAPROXY_SOCKET="$run/haproxy.sock"
 export APP1="127.0.0.1:${app_ports[0]}" APP2="127.0.0.1:${app_ports[1]}" APP3="127.0.0.1:${app_ports[2]}"
-haproxy -c -q -f "$here/haproxy.cfg" || fail "deploy/haproxy.cfg does not parse"
+haproxy -c -q -f "$here/haproxy.cfg" >>"$run/haproxy.log" 2>&1 \
+  || fail "deploy/haproxy.cfg does not parse; see $run/haproxy.log"
 haproxy -db -f "$here/haproxy.cfg" </dev/null >>"$run/haproxy.log" 2>&1 &
 haproxy_pid=$!
 echo "$haproxy_pid" >"$run/haproxy.pid"
