@@ -31,7 +31,8 @@ pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$pg_bin" ] || fail "PostgreSQL is not installed (apt-get install postgresql)"
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for port in "$proxy_port" "${app_ports[@]}" "$pg_port"; do
-  port_in_use "$port" && fail "port $port on 127.0.0.1 is in use; choose others with ATTN_PROXY_PORT, ATTN_APP_PORTS, ATTN_PG_PORT"
+  port_in_use "$port" && fail "port $port on 127.0.0.1 is in use; choose others (ATTN_PROXY_PORT, ATTN_APP_PORTS, \
+ATTN_PG_PORT)"
 done
 
 if [ -n "${ATTN_RUN_DIR:-}" ]; then
@@ -78,7 +79,8 @@ as_pg "$pg_bin/pg_ctl" -D "$run/pg/data" -w -t 30 -l "$run/pg/server.log" \
   -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $run/pg" start >>"$run/postgres.log" 2>&1 \
   || fail "PostgreSQL did not start; see $run/pg/server.log"
 PGPASSWORD=$db_password "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U attn_lab -d postgres -q \
-  -c "CREATE DATABASE attn_lab" >>"$run/postgres.log" 2>&1 || fail "could not create the database; see $run/postgres.log"
+  -c "CREATE DATABASE attn_lab" >>"$run/postgres.log" 2>&1 \
+  || fail "could not create the database; see $run/postgres.log"
 export ATTN_LAB_DATABASE_URL="postgresql+psycopg://attn_lab:$db_password@127.0.0.1:$pg_port/attn_lab"
 
 # ---- the replicas
