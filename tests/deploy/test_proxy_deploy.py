@@ -17,7 +17,7 @@ import pytest
 import streamlit
 
 from attn_core import Settings, compute
-from attn_ui import classroom
+from attn_ui.widgets import classroom
 from tests.browser import harness
 from tests.deploy import local_deploy
 from tests.deploy.conftest import require_browser, require_proxy
