@@ -7,7 +7,7 @@ import streamlit as st
 from attn_core import Settings
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.widgets.state import lab_query
+from attn_ui.words.export import lab_query
 
 
 def lesson_page(title: str, question: str, minutes: int) -> None:

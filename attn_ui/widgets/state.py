@@ -71,11 +71,6 @@ def remember(settings: Settings, view: Mapping[str, str] | None = None) -> None:
         st.query_params.update(wanted)
 
 
-def lab_query(settings: Settings, **view: str) -> dict[str, str]:
-    """The query string that opens the Lab in this state (for links on lesson pages and scenes)."""
-    return {**settings.to_query(), **{k: v for k, v in view.items() if v}}
-
-
 def url_row(length: int) -> int | None:
     """The selected query row from the URL's `row` key (1-based there, 0-based here); None when unusable."""
     values = st.query_params.get_all("row")

@@ -17,7 +17,7 @@ import pytest
 import streamlit
 
 from attn_core import Settings, compute
-from attn_ui.widgets import classroom
+from attn_ui.words import export
 from tests.browser import harness
 from tests.deploy import local_deploy
 from tests.deploy.conftest import require_browser, require_proxy
@@ -86,7 +86,7 @@ def test_a_deep_link_the_websocket_and_a_csv_download_work_on_every_replica(depl
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    expected_csv = classroom.weights_csv(compute(DEEP_LINK))
+    expected_csv = export.weights_csv(compute(DEEP_LINK))
     before = sessions_per_replica(deployment)
 
     def visit() -> None:

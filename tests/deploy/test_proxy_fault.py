@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.widgets import classroom
+from attn_ui.words import export
 from tests.browser import harness
 from tests.deploy import local_deploy
 from tests.deploy.conftest import require_browser, require_proxy
@@ -127,7 +127,7 @@ def run_class(browser, deployment: local_deploy.Deployment, tmp_path) -> None:
     harness.wait_for_app(victim, timeout_ms=WAIT_MS, initial_wait_ms=0)
     assert harness.metrics(victim)["Masked cells"] == masked_cells(settings)
     assert try_download(victim, tmp_path / "weights.csv", timeout_ms=WAIT_MS)
-    assert (tmp_path / "weights.csv").read_text() == classroom.weights_csv(compute(settings))
+    assert (tmp_path / "weights.csv").read_text() == export.weights_csv(compute(settings))
 
     while deployment.server_states()["app2"] != "UP":  # local.sh starts it again; the checks see it
         assert time.monotonic() - killed_at < BACK_WITHIN_S, f"replica 2 not back after {BACK_WITHIN_S} s"
