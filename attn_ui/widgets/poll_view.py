@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomState, StorageError
+from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, RoomNotFound, RoomState, StorageError
 from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
@@ -40,6 +40,7 @@ PROJECTOR_KEY = "poll.projector"
 BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
+QR_LOBBY_EXTRA = 120  # in the lobby the join code is all there is to show
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,12 @@ def face() -> Face:
         del st.query_params["host"]
         return Face("host", state.code, host)
     secret = poll_service.host_secret_for(code)
-    return Face("host", code, secret) if secret else Face("student", code)
+    if secret:
+        return Face("host", code, secret)
+    _, error = poll_service.attempt(lambda: poll_service.poll().state(code))
+    if isinstance(error, RoomNotFound | RoomExpired):  # a mistyped or old code: offer to type it again
+        return Face("open", problem=str(error))
+    return Face("student", code)  # storage trouble: the phone shows the note and retries by itself
 
 
 # --- shared pieces -------------------------------------------------------------------------------------------
@@ -237,13 +243,13 @@ def host_tools(code: str, secret: str) -> None:
         classroom.projector_switch(PROJECTOR_KEY, write_url=True)
 
 
-def join_panel(link: join.JoinLink, projector: bool) -> None:
+def join_panel(link: join.JoinLink, projector: bool, large: bool = False) -> None:
     with st.container(key="poll-join"):
         st.markdown("**Join on your phone**")
         st.markdown(f"`{link.short}`")
         with st.container(key="poll-code"):
             st.markdown(f"**{link.code}**")
-        join.show_qr(link, QR_PIXELS[0] if projector else QR_PIXELS[1])
+        join.show_qr(link, (QR_PIXELS[0] if projector else QR_PIXELS[1]) + (QR_LOBBY_EXTRA if large else 0))
 
 
 def _status(state: RoomState) -> str:
@@ -310,9 +316,10 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
         return
     link = join.remember(state.code)
     host_controls(code, secret, state)
-    side, main = st.columns([1, 2.3], gap="medium")
+    lobby = state.phase is Phase.LOBBY  # nothing to count yet: the join code gets the room
+    side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
     with side:
-        join_panel(link, projector)
+        join_panel(link, projector, large=lobby)
     with main:
         st.fragment(board, run_every=BOARD_EVERY_S)(code)
     host_tools(code, secret)
@@ -385,4 +392,5 @@ def phone(code: str, voter: str) -> None:
 
 def student_face(code: str, problem: str = "") -> None:
     show_problem(problem)
-    st.fragment(phone, run_every=PHONE_EVERY_S)(code, poll_service.voter_id())
+    with st.container(key="poll-phone"):
+        st.fragment(phone, run_every=PHONE_EVERY_S)(code, poll_service.voter_id())
