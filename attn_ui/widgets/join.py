@@ -56,7 +56,9 @@ def remembered() -> JoinLink | None:
 
 
 def show_qr(link: JoinLink, width: int) -> None:
-    st.image(qr_png(link.url), width=width, caption=None)
+    # PNG, not the default JPEG: compression blurs the modules' edges, and a phone across a hall needs them sharp.
+    st.image(qr_png(link.url), width=width, output_format="PNG",
+             alt=f"QR code of the join link for room {link.code}")
 
 
 def join_card(link: JoinLink, *, qr_width: int = 220) -> None:
