@@ -182,7 +182,7 @@ POLL_CSS = """
 
 def _poll_projector_css() -> str:
     """The poll board at 1280x720 for the back row: everything read from afar at 22 px or more."""
-    board = f":is(.st-key-poll-question, .st-key-poll-status, .st-key-poll-join, {ROUNDS})"
+    board = f":is(.st-key-poll-question, .st-key-poll-status, .st-key-poll-join, .st-key-poll-answer, {ROUNDS})"
     return f"""
 <style>
 {board} :is(p, li) {{ font-size: 1.5rem !important; line-height: 1.35 !important; }}

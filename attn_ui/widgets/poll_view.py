@@ -1,9 +1,10 @@
 """The class poll on screen: open a room, the host's controls and projector board, a student's phone.
 
 The URL picks the face: no room -> open a room (and join one by its code); `?room=CODE&host=SECRET` -> the host;
-`?room=CODE` -> a student. The host secret is taken out of the address bar after it is checked (the host page
-is projected: the back row must not read it) and kept in this session; the host page offers the private link
-again. The projector board and the phone are fragments that poll the database on a timer, so counts, new
+`?room=CODE` -> a student. The host secret stays in the address bar: a reload, or the page reconnecting after an
+app restart, must find the controls again (Streamlit keeps nothing else across those). So the host page asks
+for full screen before projecting, which hides the address bar. The projector board and the phone are
+fragments that poll the database on a timer, so counts, new
 questions and the reveal arrive without a reload. Every poll call goes through poll_service.attempt: an error
 becomes its sentence, never a traceback.
 
@@ -79,7 +80,6 @@ def face() -> Face:
         if error is not None:
             return Face("open", problem=str(error))
         poll_service.remember_host(state.code, host)
-        del st.query_params["host"]
         return Face("host", state.code, host)
     secret = poll_service.host_secret_for(code)
     if secret:
@@ -171,6 +171,7 @@ def _open_room() -> None:
     join.remember(room.code)
     st.query_params.clear()
     st.query_params["room"] = room.code
+    st.query_params["host"] = room.host_secret  # the private host link: reloads and restarts keep the controls
 
 
 def open_face(problem: str = "") -> None:
@@ -238,14 +239,15 @@ def host_tools(code: str, secret: str) -> None:
         st.download_button("Counts as CSV", functools.partial(_export, code, secret), file_name=f"poll-{code}.csv",
                            mime="text/csv", icon=":material/download:", key="poll.csv", on_click="ignore")
         with st.popover("Private host link", icon=":material/key:"):
-            st.markdown("This link controls the room. Keep it to yourself: open it again after a reload.")
+            st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
+                        "before you project, so the back row cannot read it from the address bar.")
             st.code(_host_link(code, secret), language=None, wrap_lines=True)
         classroom.projector_switch(PROJECTOR_KEY, write_url=True)
 
 
-def join_panel(link: join.JoinLink, projector: bool, large: bool = False) -> None:
+def join_panel(link: join.JoinLink, projector: bool, joined: int, large: bool = False) -> None:
     with st.container(key="poll-join"):
-        st.markdown("**Join on your phone**")
+        st.markdown(f"**Join on your phone** · {poll_words.students_word(joined)} in")
         st.markdown(f"`{link.short}`")
         with st.container(key="poll-code"):
             st.markdown(f"**{link.code}**")
@@ -256,14 +258,16 @@ def _status(state: RoomState) -> str:
     if state.phase is Phase.LOBBY:
         return f"Waiting to start · {poll_words.students_word(state.voter_count)} in the room"
     where = poll_words.question_line(state.question_index, state.question_count)
-    words = {Phase.VOTING: f"{poll_words.round_name(state.round_number)}: voting is open",
-             Phase.CLOSED: f"{poll_words.round_name(state.round_number)}: voting is closed",
+    words = {Phase.VOTING: f"{poll_words.round_name(state.round_number)} · open",
+             Phase.CLOSED: f"{poll_words.round_name(state.round_number)} · closed",
              Phase.REVEALED: "The answer", Phase.ENDED: "This room has ended"}[state.phase]
-    return f"{where} · {words} · {poll_words.students_word(state.voter_count)} in the room"
+    return f"{where} · {words}"
 
 
 def counts_block(view: ProjectorView, question: PollQuestion) -> None:
-    """A bar per option per round, side by side after a revote; marked right or wrong only after the reveal."""
+    """A bar per option per round, side by side after a revote; marked right or wrong only after the reveal.
+
+    The bars carry the letters only (the question above lists the options once), so two rounds fit at 1280x720."""
     counts = view.counts
     revealed = view.state.phase is Phase.REVEALED
     names = [question.option_name(i) for i in range(question.option_count)]
@@ -273,19 +277,21 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
             total = sum(tally)
             st.markdown(f"**{poll_words.round_name(round_number)}** · {poll_words.votes_word(total)}")
             for index, count in enumerate(tally):
-                text = "" if question.versions else question.options[index]
-                label = poll_words.bar_label(names[index], text, count, total,
+                label = poll_words.bar_label(names[index], "", count, total,
                                              right=(index == question.answer) if revealed else None)
                 st.progress(poll_words.share(count, total), text=label)
             st.caption(poll_words.counts_sentence(round_number, names, tally))
 
 
-def board(code: str) -> None:
-    """The projector's live part: status, question, counts (and the reveal). Polls the database every second."""
+def board(code: str, version: int) -> None:
+    """The projector's live part: status, question, counts. Polls the database every second; when the room moved
+    on elsewhere (another host tab), the whole page is drawn again so its buttons and side panel follow."""
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         show_problem(error)
         return
+    if view.state.version != version:
+        st.rerun(scope="app")
     with st.container(key="poll-status"):
         st.markdown(f"**{_status(view.state)}**")
     if view.counts is None:
@@ -297,9 +303,10 @@ def board(code: str) -> None:
         return
     with st.container(key="poll-question"):
         show_question(question)
+        if not question.versions:
+            st.markdown("\n".join(f"- **{question.option_name(i)}.** {text}" for i, text in
+                                   enumerate(question.options)))
     counts_block(view, question)
-    if view.state.phase is Phase.REVEALED:
-        show_reveal(question)
 
 
 def host_face(code: str, secret: str, problem: str = "") -> None:
@@ -317,11 +324,16 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     link = join.remember(state.code)
     host_controls(code, secret, state)
     lobby = state.phase is Phase.LOBBY  # nothing to count yet: the join code gets the room
+    answer = question_or_none(state.question_id) if state.phase is Phase.REVEALED else None
     side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
     with side:
-        join_panel(link, projector, large=lobby)
+        if answer is None:
+            join_panel(link, projector, state.voter_count, large=lobby)
+        else:  # nobody votes now: the answer takes the join code's place, beside the counts
+            with st.container(key="poll-answer"):
+                show_reveal(answer)
     with main:
-        st.fragment(board, run_every=BOARD_EVERY_S)(code)
+        st.fragment(board, run_every=BOARD_EVERY_S)(code, state.version)
     host_tools(code, secret)
 
 

@@ -80,7 +80,6 @@ def test_a_full_round_with_one_host_and_three_phones(browser, poll_server):
     room = poll.create_room([("causal-why", 3)])
     host_context = harness.new_context(browser, 1280, 720)
     host, host_errors = open_page(host_context, server, f"room={room.code}&host={room.host_secret}")
-    assert "host=" not in host.url, "the host secret leaves the address bar"
     assert host.get_by_text(room.code, exact=True).count() >= 1 and host.locator(".st-key-poll-join img").count() == 1
 
     contexts = [harness.new_context(browser, 390, 844) for _ in range(3)]
