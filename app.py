@@ -4,6 +4,7 @@ import streamlit as st
 
 from attn_ui.widgets import panels, projector, share, state
 from attn_ui.widgets.controls import lab_controls
+from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
 
@@ -35,4 +36,5 @@ def lab() -> None:
 
 
 st.title("Attention Lab")
+join_switch()  # the class poll's join code, once this browser has opened a room
 lab()

@@ -164,3 +164,46 @@ def apply_look() -> None:
 
 def apply_projector_look() -> None:
     st.html(PROJECTOR_CSS)
+
+
+# --- the class poll ------------------------------------------------------------------------------------------
+
+ROUNDS = '[class*="st-key-poll-round-"]'  # the counts of one round (poll_view.counts_block)
+
+POLL_CSS = """
+<style>
+.st-key-poll-code p { font-size: 2.4rem !important; font-weight: 800 !important; letter-spacing: 0.12em;
+  line-height: 1.1 !important; font-family: "Source Code Pro", ui-monospace, monospace !important; }
+[class*="st-key-poll-round-"] [data-testid="stProgress"] [role="progressbar"] > div { height: 0.9rem !important; }
+.st-key-poll-join img { image-rendering: pixelated; }
+/* A phone's options are big enough to tap and to read at arm's length */
+.st-key-poll-phone [data-testid="stRadio"] label p { font-size: 1.05rem !important; line-height: 1.4 !important; }
+.st-key-poll-phone [data-testid="stRadio"] label { padding: 0.3rem 0 !important; }
+</style>
+"""
+
+
+def _poll_projector_css() -> str:
+    """The poll board at 1280x720 for the back row: everything read from afar at 22 px or more."""
+    board = f":is(.st-key-poll-question, .st-key-poll-status, .st-key-poll-join, .st-key-poll-answer, {ROUNDS})"
+    return f"""
+<style>
+{board} :is(p, li) {{ font-size: 1.5rem !important; line-height: 1.35 !important; }}
+.st-key-poll-code p {{ font-size: 4rem !important; }}
+{ROUNDS} [data-testid="stProgress"] [role="progressbar"] > div {{ height: 1.4rem !important; }}
+:is(.st-key-poll-controls, .st-key-poll-tools) button p {{ font-size: 1.2rem !important; }}
+.st-key-poll-question [data-testid="stCode"] code {{ font-size: 1.3rem !important; }}
+[data-testid="stMain"] [data-testid="stAlert"] p {{ font-size: 1.45rem !important; }}
+</style>
+"""
+
+
+POLL_PROJECTOR_CSS = _poll_projector_css()
+
+
+def apply_poll_look() -> None:
+    st.html(POLL_CSS)
+
+
+def apply_poll_projector_look() -> None:
+    st.html(POLL_PROJECTOR_CSS)
