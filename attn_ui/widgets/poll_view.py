@@ -28,7 +28,7 @@ from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, Roo
 from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
-from attn_ui.widgets import classroom, join, look, poll_service
+from attn_ui.widgets import join, look, poll_service, projector
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import lab_button
 from attn_ui.words import poll_words
@@ -62,8 +62,8 @@ def frame() -> None:
 
 def face() -> Face:
     """Which face the URL asks for. A host secret in the URL moves into the session and out of the address bar."""
-    room = classroom.url_value("room")
-    host = classroom.url_value("host")
+    room = projector.url_value("room")
+    host = projector.url_value("host")
     if room is None:
         problem = "A host link needs its room code as well." if host is not None else ""
         return Face("open", problem=problem)
@@ -242,16 +242,16 @@ def host_tools(code: str, secret: str) -> None:
             st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
                         "before you project, so the back row cannot read it from the address bar.")
             st.code(_host_link(code, secret), language=None, wrap_lines=True)
-        classroom.projector_switch(PROJECTOR_KEY, write_url=True)
+        projector.projector_switch(PROJECTOR_KEY, write_url=True)
 
 
-def join_panel(link: join.JoinLink, projector: bool, joined: int, large: bool = False) -> None:
+def join_panel(link: join.JoinLink, big: bool, joined: int, large: bool = False) -> None:
     with st.container(key="poll-join"):
         st.markdown(f"**Join on your phone** · {poll_words.students_word(joined)} in")
         st.markdown(f"`{link.short}`")
         with st.container(key="poll-code"):
             st.markdown(f"**{link.code}**")
-        join.show_qr(link, (QR_PIXELS[0] if projector else QR_PIXELS[1]) + (QR_LOBBY_EXTRA if large else 0))
+        join.show_qr(link, (QR_PIXELS[0] if big else QR_PIXELS[1]) + (QR_LOBBY_EXTRA if large else 0))
 
 
 def _status(state: RoomState) -> str:
@@ -310,8 +310,8 @@ def board(code: str, version: int) -> None:
 
 
 def host_face(code: str, secret: str, problem: str = "") -> None:
-    projector = classroom.projector_on(False, key=PROJECTOR_KEY)
-    if projector:
+    big = projector.projector_on(False, key=PROJECTOR_KEY)
+    if big:
         look.apply_projector_look()
         look.apply_poll_projector_look()
     show_problem(problem)
@@ -328,7 +328,7 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
     with side:
         if answer is None:
-            join_panel(link, projector, state.voter_count, large=lobby)
+            join_panel(link, big, state.voter_count, large=lobby)
         else:  # nobody votes now: the answer takes the join code's place, beside the counts
             with st.container(key="poll-answer"):
                 show_reveal(answer)
