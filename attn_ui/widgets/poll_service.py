@@ -21,9 +21,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import streamlit as st
-from sqlalchemy import exc as sql_errors
 
-from attn_poll import Poll, PollError, StorageError, open_store, resolve_url
+from attn_poll import DatabaseError, Poll, PollError, StorageError, open_store, resolve_url
 
 SECRET_NAME = "poll_database_url"
 XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's own cookie: one random token per browser, set before the page runs
@@ -58,7 +57,7 @@ def poll() -> Poll:
         return _poll_for(database_url())
     except StorageError:
         raise
-    except sql_errors.SQLAlchemyError as error:  # e.g. a server that refuses the connection at start
+    except DatabaseError as error:  # e.g. a server that refuses the connection at start
         raise StorageError(STORAGE_DOWN) from error
 
 
@@ -68,7 +67,7 @@ def attempt(work: Callable[[], Value]) -> tuple[Value | None, PollError | None]:
         return work(), None
     except PollError as error:
         return None, error
-    except sql_errors.SQLAlchemyError:
+    except DatabaseError:
         return None, StorageError(STORAGE_DOWN)
 
 
