@@ -5,14 +5,14 @@ import streamlit as st
 from attn_core import Settings
 from attn_core.lessons import heads as lessons
 from attn_core.tokens import unique_labels
-from attn_ui.figures import head_charts as hf
 from attn_ui.widgets import controls, panels, state
 from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import head_words
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
 base = Settings.from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
-words = hf.word_options(state.cached_compute(base))
+words = head_words.word_options(state.cached_compute(base))
 st.markdown("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
             "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here.")
 word_col, head_col = st.columns([3, 1])
@@ -31,12 +31,12 @@ settings = base.replace(causal=causal, training=choice.training, dropout=choice.
                         view=head + 1, padded=padded)
 row = lessons.row_by_hand(state.cached_compute(settings), query, head)
 
-st.markdown(hf.row_heading(row))
-panels.metric_tiles(hf.row_metrics(row), columns=5)
-for step in hf.row_steps(row):
+st.markdown(head_words.row_heading(row))
+panels.metric_tiles(head_words.row_metrics(row), columns=5)
+for step in head_words.row_steps(row):
     st.markdown(f"**{step.title}** · {step.note}")
     st.dataframe(step.columns, hide_index=True, column_config={"key": st.column_config.TextColumn(pinned=True), **{
-        name: st.column_config.NumberColumn(format=f"%.{hf.DIGITS}f") for name in step.numbers}})
+        name: st.column_config.NumberColumn(format=f"%.{head_words.DIGITS}f") for name in step.numbers}})
 
 st.subheader("Checklist for the whole set")
 st.markdown("""
