@@ -255,6 +255,10 @@ VIEW_KEYS = (
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
     ViewKey("scene", "Lecture scenes", "which scene is on screen, from 1", "`1`..the number of scenes", "`1`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
+    ViewKey("room", "Class poll", "the room to join", "a room's code", "none: open or join a room"),
+    ViewKey("host", "Class poll", "the host's secret: this link controls the room, keep it private", "the secret",
+            "none: a student"),
+    ViewKey("v", "Class poll", "a voter token, only for a browser that sends no cookie", "a random token", "none"),
 )
 
 

@@ -33,8 +33,8 @@ class Incoming:
 def cached_compute(settings: Settings):
     """The one cache of the app: a Result per Settings, shared by every session (results are read-only).
 
-    Settings is a frozen dataclass whose repr names every field, so its repr is its key (about 1 ms a click
-    cheaper than Streamlit's generic hashing of the object)."""
+    Settings is a frozen dataclass whose repr names every field, so its repr is its key, cheaper than
+    Streamlit's generic hashing of the object."""
     return compute(settings)
 
 
