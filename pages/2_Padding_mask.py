@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import Settings
+from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
 from attn_core.tokens import unique_labels
 from attn_ui.figures import layout, mask_charts
@@ -20,7 +20,7 @@ left, right = st.columns([1, 1.3], gap="medium")
 with left:
     causal = controls.causal_toggle("pad", value=True)
     padded = controls.pad_chips("pad", labels, default=(5, 6))
-settings, notes = Settings.coerce(causal=causal, padded=padded)
+settings, notes = coerce_settings(causal=causal, padded=padded)
 result = state.cached_compute(settings)
 panels.show_notes(notes)
 left.markdown(mask_words.mask_counts_caption(result))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import Settings
+from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
@@ -17,7 +17,7 @@ st.markdown(mask_words.DROP_INTRO)
 left, right = st.columns([1, 1.3], gap="medium")
 with left:
     choice = controls.dropout_controls("drop", dropout=0.5, training=True, rescale=True, offer_rescale=True)
-settings, notes = Settings.coerce(dropout=choice.dropout, training=choice.training, rescale=choice.rescale,
+settings, notes = coerce_settings(dropout=choice.dropout, training=choice.training, rescale=choice.rescale,
                                   roll=choice.roll)
 result = state.cached_compute(settings)
 panels.show_notes(notes)

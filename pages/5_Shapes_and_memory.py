@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import Settings
+from attn_core import Settings, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
@@ -12,7 +12,7 @@ from attn_ui.words import head_words
 
 lesson_page("Shapes and the quadratic wall", "What shape is every tensor, and why does long context cost so much?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
-settings = Settings.from_query(stored.to_query())[0] if stored else Settings(heads=4)
+settings = settings_from_query(stored.to_query())[0] if stored else Settings(heads=4)
 result = state.cached_compute(settings)
 st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from attn_core import Settings
+from attn_core import Settings, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_core.tokens import unique_labels
 from attn_ui.widgets import controls, panels, state
@@ -11,7 +11,7 @@ from attn_ui.words import head_words
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
-base = Settings.from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
+base = settings_from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
 words = head_words.word_options(state.cached_compute(base))
 st.markdown("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
             "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here.")

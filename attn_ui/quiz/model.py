@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from attn_core import Settings
+from attn_core import Settings, coerce_settings
 
 Answer = int | tuple[int, ...]  # an option index, or an order of option indexes
 
@@ -38,7 +38,7 @@ class LabLink:
         object.__setattr__(self, "view", MappingProxyType(dict(self.view)))
 
     def settings(self) -> tuple[Settings, list[str]]:
-        return Settings.coerce(**self.fields)
+        return coerce_settings(**self.fields)
 
 
 @dataclass(frozen=True)

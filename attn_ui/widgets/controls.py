@@ -21,6 +21,7 @@ from attn_core import (
     SUPPORTED_D_MODEL,
     Settings,
     SettingsError,
+    coerce_settings,
     tokenize,
     valid_head_counts,
 )
@@ -154,7 +155,7 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
     raw = {name: state[widget_key(LAB, name)] if _drawn(name) else getattr(incoming.settings, name)
            for name in LAB_FIELDS if name != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
-    settings, fixes = Settings.coerce(sentence=sentence, **raw)
+    settings, fixes = coerce_settings(sentence=sentence, **raw)
     for name, value in zip(LAB_FIELDS, widget_values(settings).values(), strict=True):
         key = widget_key(LAB, name)
         if _drawn(name) and name != "sentence" and state[key] != value:

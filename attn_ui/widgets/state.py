@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attn_core import QUERY_KEYS, Settings, compute
+from attn_core import QUERY_KEYS, Settings, compute, settings_from_query
 
 SETTINGS_KEY = "lab.settings"  # the Settings on screen, kept across pages
 WRITTEN_KEY = "lab.written"  # the query we last wrote, to tell our own URL from a new link
@@ -53,7 +53,7 @@ def current_settings() -> Incoming:
     written = st.session_state.get(WRITTEN_KEY)
     if stored is not None and (not params or params == written):
         return Incoming(stored, (), from_link=False)
-    settings, notes = Settings.from_query(params)
+    settings, notes = settings_from_query(params)
     return Incoming(settings, tuple(notes), from_link=True)
 
 

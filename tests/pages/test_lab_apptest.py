@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures.maps import drawn_labels
 from attn_ui.widgets.controls import MORE_KEY
 from tests.apptest_helpers import array, open_section, run_lab, specs
@@ -140,7 +140,7 @@ def test_reroll_draws_a_new_pattern_and_keeps_it_in_the_url():
 def test_a_link_with_state_reproduces_it_exactly():
     query = Settings(causal=True, heads=4, view=3, padded=(5, 6), dropout=0.25, roll=4, seed=9).to_query()
     at = run_lab(**query)
-    expected = compute(Settings.from_query(query)[0])
+    expected = compute(settings_from_query(query)[0])
     weights, _ = shown_weights(at)
     np.testing.assert_allclose(np.nan_to_num(weights), expected.weights[2], atol=1e-12)
     assert url(at) == query

@@ -9,7 +9,7 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import layout as styles
 from attn_ui.widgets import share
 from attn_ui.words import export
@@ -181,7 +181,7 @@ def test_open_in_the_lab_carries_the_scene_settings_and_row():
     query = parse_qs(link.proto.query_string)
     scene = SCENES[10]
     assert query.pop("row") == [str(scene.row)]
-    assert Settings.from_query(query) == (scene.settings, [])
+    assert settings_from_query(query) == (scene.settings, [])
 
 
 def test_scenes_page_projector_switch_writes_mode_and_enlarges_the_map():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute, head_error
+from attn_core import Settings, compute, head_error, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures import plotly_fast
@@ -144,7 +144,7 @@ def test_a_head_count_that_does_not_divide_is_explained_not_a_traceback():
 def test_many_heads_try_it_opens_the_lab_with_four_causal_heads(heads_page):
     at = heads_page
     assert lab_link(at) == {"causal": "1", "heads": "4"}
-    assert Settings.from_query(lab_link(at))[0] == Settings(causal=True, heads=4)
+    assert settings_from_query(lab_link(at))[0] == Settings(causal=True, heads=4)
 
 
 # --- page 5: shapes and memory ----------------------------------------------------------------------

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_core.lessons import masks as lessons
 from attn_ui.figures import maps, plotly_fast
 from attn_ui.figures import mask_charts as mf
@@ -129,7 +129,7 @@ def test_peek_worked_example_and_try_it_link():
     assert f"≈ **{example.pad_share:.0%}**" in shown
     assert "≈ **29%**" in shown
     assert link_query(at) == {"causal": "1", "d": "4", "route": "zero_after"}
-    assert Settings.from_query(link_query(at))[0] == PEEK_SETTINGS.replace(route="zero_after")
+    assert settings_from_query(link_query(at))[0] == PEEK_SETTINGS.replace(route="zero_after")
 
 
 # --- page 2 ---------------------------------------------------------------------------------------

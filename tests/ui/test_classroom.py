@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import layout, maps
 from attn_ui.widgets import look, projector
 from attn_ui.words import export
@@ -90,14 +90,14 @@ def test_view_url_opens_the_same_settings_and_view(settings):
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://lab.example/"
     params = parse_qs(parts.query, keep_blank_values=True)
     assert params.pop("row") == ["3"] and params.pop("mode") == ["projector"]
-    assert Settings.from_query(params) == (settings, [])
+    assert settings_from_query(params) == (settings, [])
 
 
 def test_view_url_escapes_sentence_characters_and_is_relative_without_a_root():
     settings = Settings(sentence="a&b c#d e=f g?h", causal=True)
     url = export.view_url(None, settings)
     assert url.startswith("?") and "#" not in url and url.count("&") == 1
-    assert Settings.from_query(parse_qs(url[1:]))[0] == settings
+    assert settings_from_query(parse_qs(url[1:]))[0] == settings
     assert export.view_url(None, Settings()) == ""  # the default Lab needs no query at all
 
 

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import maps
 from attn_ui.words import explain
 from attn_ui.words.escape import md_escape, plotly_escape
@@ -131,7 +131,7 @@ def figure_strings(figure) -> list[str]:
 
 @pytest.fixture(params=SENTENCES)
 def hostile_result(request):
-    settings_, notes = Settings.from_query({"s": request.param, "causal": "1", "pad": "2", "p": "0.3"})
+    settings_, notes = settings_from_query({"s": request.param, "causal": "1", "pad": "2", "p": "0.3"})
     assert notes == [] and settings_.sentence == request.param
     return compute(settings_)
 
