@@ -1,0 +1,24 @@
+"""The README's table of URL keys is the one the declarations make, and the Lab's view-key readers note what
+they drop."""
+
+from pathlib import Path
+
+from attn_core.query import lab_view_notes, read_row, url_keys_markdown
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_readme_key_table_is_generated_from_the_declarations():
+    assert url_keys_markdown() in README.read_text(), "regenerate the README table with url_keys_markdown()"
+
+
+def test_a_row_outside_the_sentence_is_dropped_with_a_note():
+    assert read_row("3", 6) == (2, None)
+    row, note = read_row("99", 6)
+    assert row is None and "`row` must be a word position from 1 to 6" in note
+    assert read_row(None, 6) == (None, None)
+
+
+def test_every_key_the_lab_does_not_use_gets_a_note():
+    notes = lab_view_notes({"causal": ["1"], "row": ["2"], "section": ["foo"], "zzz": ["1"]})
+    assert len(notes) == 2 and "'section'" in notes[0] and "'zzz'" in notes[1]
