@@ -21,10 +21,10 @@ def lab() -> None:
         projector.projector_switch()
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
-    row = panels.selected_row(len(result.tokens), state.url_row(len(result.tokens)))
+    row, row_notes = state.picked_row(incoming, len(result.tokens))
     view = projector.view_keys(row, layout.projector)
     with layout.notes:
-        panels.show_notes([*incoming.notes, *notes], layout.projector)
+        panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:
         panels.kpi_tiles(result, columns=1 if layout.projector else 3)
     with layout.panel:

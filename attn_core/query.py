@@ -23,6 +23,7 @@ from attn_core.settings import (
     FIELDS,
     MAX_DROPOUT,
     MAX_SEED,
+    QUERY_KEYS,
     ROUTES,
     SUPPORTED_D_MODEL,
     SettingField,
@@ -279,6 +280,25 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
         nearest = int(min(max(number, low), high))
         return nearest, f"`{key}` runs from {low} to {high}; showing {nearest} instead of {number:g}."
     return int(number), None
+
+
+LAB_VIEW_KEYS = frozenset({"row", "mode"})  # the view keys the Lab reads
+
+
+def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:
+    """The Lab's `row` (1-based in the URL) as a 0-based row, or None with a note when it cannot be used."""
+    if raw is None or not raw.strip():
+        return None, None
+    text = raw.strip()[:40]
+    if text.isdigit() and text.isascii() and 1 <= int(text) <= length:
+        return int(text) - 1, None
+    return None, f"`row` must be a word position from 1 to {length}; {quoted(text)} was ignored."
+
+
+def lab_view_notes(params: Mapping[str, Any]) -> list[str]:
+    """A note for every key of a Lab link that the Lab does not use (it is dropped from the address)."""
+    unknown = [key for key in params if key not in QUERY_KEYS and key not in LAB_VIEW_KEYS]
+    return [f"The Lab has no setting {quoted(key[:40])}; it was left out of the address." for key in unknown[:6]]
 
 
 def url_keys_markdown() -> str:

@@ -131,6 +131,13 @@ def widget_values(settings: Settings) -> dict[str, Any]:
     return values
 
 
+def _same(name: str, widget_value: Any, setting_value: Any) -> bool:
+    """Does the widget already say what the setting says? PAD chips in any order name the same positions."""
+    if name == "padded":
+        return sorted(widget_value or ()) == sorted(setting_value or ())
+    return widget_value == setting_value
+
+
 def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
     """Seed missing widget values, read the widgets drawn in this run, and write back a consistent set.
 
@@ -158,7 +165,10 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
     settings, fixes = coerce_settings(sentence=sentence, **raw)
     for name, value in zip(LAB_FIELDS, widget_values(settings).values(), strict=True):
         key = widget_key(LAB, name)
-        if _drawn(name) and name != "sentence" and state[key] != value:
+        if _drawn(name) and name != "sentence" and not _same(name, state[key], value):
+            # Only a value the Settings had to change is written back (a head that no longer exists). A write
+            # reaches the browser with this run, after any click made meanwhile, and would undo that click on
+            # screen while the next run already computes from it.
             state[key] = value  # allowed: the widget has not been drawn yet in this run
     return settings, notes + fixes
 

@@ -12,7 +12,8 @@ Session state used here (besides poll_service's and join's keys):
     poll.note          a message from a button or a vote (a callback) to show in the next run
     poll.joined        the room this session has joined as a student
     poll.pick.<id>     the question checkboxes of "Open a room"
-    poll.vote.<q>.<r>  a student's radio for question q, round r (set back from the database on every poll)
+    poll.vote.<q>.<r>  a student's radio for question q, round r (seeded from the database once; the user owns it)
+    poll.db.poll.vote.<q>.<r>  the vote the database held in the last phone run (a refused vote returns to it)
     poll.projector     the host page's projector switch
 """
 
@@ -37,6 +38,7 @@ NOTE_KEY = "poll.note"
 JOINED_KEY = "poll.joined"
 PICK_PREFIX = "poll.pick."
 VOTE_PREFIX = "poll.vote."
+SHOWN_VOTE_PREFIX = "poll.db."  # + the radio's key: the vote the database held in the last phone run
 PROJECTOR_KEY = "poll.projector"
 BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
@@ -352,9 +354,25 @@ def retry_soon() -> None:
 
 
 def _cast(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
+    """The radio's callback: the vote counts in the round open at the moment of the tap.
+
+    A phone learns of a new round only on its next timed run, so a tap may come from the screen of a round
+    that just closed while the revote of the same question is open: that tap is a vote in the revote. A
+    refused vote sets the radio back to what the database holds, so the pick on screen is the vote that counts.
+    """
     option = st.session_state.get(key)
-    if option is not None:
-        _call(lambda: poll_service.poll().vote(code, voter, question_index, round_number, int(option)))
+    if option is None:
+        return
+
+    def work() -> None:
+        now = poll_service.poll().state(code)
+        same_question = now.phase is Phase.VOTING and now.question_index == question_index
+        poll_service.poll().vote(code, voter, question_index, now.round_number if same_question else round_number,
+                                 int(option))
+
+    _call(work)
+    if st.session_state.get(NOTE_KEY):
+        st.session_state[key] = st.session_state.get(SHOWN_VOTE_PREFIX + key)
 
 
 def phone(code: str, voter: str) -> None:
@@ -371,7 +389,8 @@ def phone(code: str, voter: str) -> None:
         return
     state = view.state
     st.caption(f"Room {state.code}" + ("" if state.question_index is None else
-                                        " · " + poll_words.question_line(state.question_index, state.question_count)))
+                                        " · " + poll_words.question_line(state.question_index, state.question_count))
+               + (f" · {poll_words.round_name(state.round_number)}" if state.round_number > 1 else ""))
     show_note()
     if state.phase is Phase.ENDED:
         st.info("The lecturer has ended this room. Thank you for voting.", icon=":material/done_all:")
@@ -383,7 +402,14 @@ def phone(code: str, voter: str) -> None:
     with st.container(key="poll-question"):
         show_question(question)
     key = f"{VOTE_PREFIX}{state.question_index}.{state.round_number}"
-    st.session_state[key] = view.my_vote  # what the database holds, also after a reload or a vote in another tab
+    held = st.session_state.get(SHOWN_VOTE_PREFIX + key)
+    if key not in st.session_state or (view.my_vote != held and st.session_state[key] == held):
+        # From the database only when the radio is new (a reload, a new round) or the vote changed elsewhere
+        # (another tab) while the radio still shows the old one. Never on every timed run: a tap arriving
+        # while one is in flight was overwritten by the older database value, and the next request carried
+        # that value instead of the tap, so the vote was never cast.
+        st.session_state[key] = view.my_vote
+    st.session_state[SHOWN_VOTE_PREFIX + key] = view.my_vote
     voting = state.phase is Phase.VOTING
     st.radio("Your vote", list(range(question.option_count)), key=key, index=None, disabled=not voting,
              format_func=lambda i: f"{question.option_name(i)}. {question.options[i]}" if not question.versions

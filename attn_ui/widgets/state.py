@@ -1,23 +1,36 @@
 """Where the Lab's state lives: one Settings in session state, mirrored into the URL.
 
-The flow is one way. On every run the Lab asks `current_settings()`: a new link (a URL whose keys differ
-from the ones we last wrote) wins; otherwise the Settings kept for this session wins (so moving to a lesson
-page and back keeps everything). After the widgets are read, `remember()` stores the new Settings and
-writes the URL, so the address bar always reproduces what is on screen.
+Who owns the state depends on what started the run, never on comparing the URL with what we wrote:
+
+- A navigation run (the session's first run, Back or Forward, or arriving from another page with keys in the
+  address) takes everything from the URL: a link always wins.
+- Any other run was started by a widget: the widgets say what is on screen, and the URL is only written.
+  The address the browser sent with such a run may lag behind our last write (the write is still on its way
+  when the next click leaves), so it is never read then.
+
+`remember()` writes the address once per run, with one message (one history entry), and only when it differs
+from the address the browser will show once our previous write has arrived (`lab.url`), so a lagging address
+can neither hide a needed write nor cause a needless one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attn_core import QUERY_KEYS, Settings, compute, settings_from_query
+from attn_core.query import lab_view_notes, read_row
 
 SETTINGS_KEY = "lab.settings"  # the Settings on screen, kept across pages
-WRITTEN_KEY = "lab.written"  # the query we last wrote, to tell our own URL from a new link
-VIEW_KEYS = ("row", "mode")  # view-only keys, not part of the maths: selected row, projector mode
+URL_KEY = "lab.url"  # the address (key -> value) the browser shows once our last write has arrived
+VIEW_STATE_KEY = "lab.view_keys"  # the view keys on screen (row, mode), kept like the Settings
+SEEN_KEY = "lab.map_seen"  # the map selection already applied, so an old selection never overrides a link
+DRAWN_KEY = "lab.causal"  # a widget every Lab run draws: absent means the last run was another page's
+MAP_KEY = "lab.map"
+VIEW_KEYS = ("row", "mode")  # the Lab's view-only keys, not part of the maths: selected row, projector mode
 
 
 @dataclass(frozen=True)
@@ -26,7 +39,8 @@ class Incoming:
 
     settings: Settings
     notes: tuple[str, ...]
-    from_link: bool  # True when the URL brought new settings: the widgets must be set to them
+    from_link: bool  # True when the URL brought the state: the widgets must be set to it
+    view: Mapping[str, str] = field(default_factory=dict)  # the view keys (row, mode) this run starts from
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr})
@@ -47,34 +61,52 @@ def core_params(params: Mapping[str, list[str]]) -> dict[str, list[str]]:
     return {key: value for key, value in params.items() if key in QUERY_KEYS}
 
 
+def history_navigation() -> bool:
+    """Was this run started by the browser's Back or Forward?"""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.is_history_navigation)
+
+
 def current_settings() -> Incoming:
-    params = core_params(url_params())
+    params = url_params()
     stored = st.session_state.get(SETTINGS_KEY)
-    written = st.session_state.get(WRITTEN_KEY)
-    if stored is not None and (not params or params == written):
-        return Incoming(stored, (), from_link=False)
-    settings, notes = settings_from_query(params)
-    return Incoming(settings, tuple(notes), from_link=True)
+    arrived = DRAWN_KEY not in st.session_state
+    if arrived:  # the address bar now shows this run's URL, whatever we wrote on an earlier visit
+        st.session_state[URL_KEY] = {key: values[-1] for key, values in params.items() if values}
+    if stored is not None and not history_navigation() and not (arrived and core_params(params)):
+        # a click in the Lab, or a bare link to it (the sidebar): the session's state
+        return Incoming(stored, (), from_link=arrived, view=st.session_state.get(VIEW_STATE_KEY, {}))
+    settings, notes = settings_from_query(core_params(params))
+    notes += lab_view_notes(params)
+    view = {key: values[-1] for key, values in params.items() if key in VIEW_KEYS and values}
+    st.session_state[URL_KEY] = {key: values[-1] for key, values in params.items() if values}
+    return Incoming(settings, tuple(notes), from_link=True, view=view)
+
+
+def picked_row(incoming: Incoming, length: int) -> tuple[int | None, list[str]]:
+    """The selected query row (0-based) and a note when the link's row cannot be used.
+
+    A click on the map is an event: it counts once, in the run it arrives. After that the row lives on as
+    state, so Back, a link or a page switch are never overridden by a selection made earlier."""
+    row, note = read_row(incoming.view.get("row"), length)
+    chart = st.session_state.get(MAP_KEY)
+    points = list(chart.selection.points) if chart else []
+    selection = repr(points)
+    if incoming.from_link:
+        st.session_state[SEEN_KEY] = selection
+    elif selection != st.session_state.get(SEEN_KEY):
+        st.session_state[SEEN_KEY] = selection
+        picked = points[0].get("y") if points else None
+        row = int(picked) if isinstance(picked, int | float) and 0 <= int(picked) < length else None
+    return row, ([note] if note and incoming.from_link else [])
 
 
 def remember(settings: Settings, view: Mapping[str, str] | None = None) -> None:
-    """Keep the settings for this session and write them (and the view keys) to the URL."""
+    """Keep the settings for this session and write them (and the view keys) to the URL in one message."""
     st.session_state[SETTINGS_KEY] = settings
-    query = settings.to_query()
-    st.session_state[WRITTEN_KEY] = {key: [value] for key, value in query.items()}
-    wanted = {**query, **{k: v for k, v in (view or {}).items() if v}}
-    current = {key: values[-1] for key, values in url_params().items() if key in (*QUERY_KEYS, *VIEW_KEYS)}
-    if current != wanted:
-        for key in list(st.query_params):
-            if key in QUERY_KEYS or key in VIEW_KEYS:
-                del st.query_params[key]
-        st.query_params.update(wanted)
-
-
-def url_row(length: int) -> int | None:
-    """The selected query row from the URL's `row` key (1-based there, 0-based here); None when unusable."""
-    values = st.query_params.get_all("row")
-    text = values[-1].strip() if values else ""
-    if text.isdigit() and text.isascii() and 1 <= int(text) <= length:
-        return int(text) - 1
-    return None
+    shown_view = {k: v for k, v in (view or {}).items() if v}
+    st.session_state[VIEW_STATE_KEY] = shown_view
+    wanted = {**settings.to_query(), **shown_view}
+    if st.session_state.get(URL_KEY) != wanted:
+        st.query_params.from_dict(wanted)  # one page_info message: one history entry, no state in between
+        st.session_state[URL_KEY] = wanted  # no Streamlit call between the write and this: never out of step

@@ -239,9 +239,12 @@ _TRACK_SOCKETS = """
 """
 
 
-def new_context(browser: Browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"]) -> BrowserContext:
-    """A fresh context (own cookies, own Streamlit session) with the socket counter installed."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def new_context(browser: Browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"],
+                touch: bool = False) -> BrowserContext:
+    """A fresh context (own cookies, own Streamlit session) with the socket counter installed; `touch` makes it
+    a phone (touch events, mobile viewport)."""
+    extra = {"has_touch": True, "is_mobile": True} if touch else {}
+    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
     context.add_init_script(_TRACK_SOCKETS)
     return context
 

@@ -18,6 +18,7 @@ import pytest
 from test_a11y_browser import Audit, axe_path
 
 from attn_poll import Poll, open_store
+from attn_ui.words import poll_words
 
 pytestmark = pytest.mark.browser
 
@@ -112,8 +113,9 @@ def test_a_full_round_with_one_host_and_three_phones(browser, poll_server):
     harness.wait_for_app(host)
     host.get_by_role("button", name="Vote again").click()
     harness.wait_for_app(host)
-    for phone in phones:
-        wait_until(phone, lambda p: p.locator('[data-testid="stRadioOption"] input:not(:disabled)').count() == 3, 5,
+    for phone in phones:  # a phone shows round two on its next poll; until then its screen is round one's
+        wait_until(phone, lambda p: p.get_by_text(poll_words.round_name(2), exact=False).count() >= 1
+                   and p.locator('[data-testid="stRadioOption"] input:not(:disabled)').count() == 3, 5,
                    "round two on the phone")
     for phone in phones:
         vote(phone, "C")

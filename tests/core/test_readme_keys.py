@@ -1,9 +1,10 @@
-"""The README's table of URL keys is the one made from the declarations (attn_core.query.url_keys_markdown)."""
+"""The README's table of URL keys is the one the declarations make, and the Lab's view-key readers note what
+they drop."""
 
 import re
 from pathlib import Path
 
-from attn_core.query import url_keys_markdown
+from attn_core.query import lab_view_notes, read_row, url_keys_markdown
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -15,3 +16,15 @@ def test_the_readme_key_table_is_made_from_the_declarations():
     assert found[1] == url_keys_markdown(), (
         "the README's key table differs from attn_core.query.url_keys_markdown(); paste its output between the markers"
     )
+
+
+def test_a_row_outside_the_sentence_is_dropped_with_a_note():
+    assert read_row("3", 6) == (2, None)
+    row, note = read_row("99", 6)
+    assert row is None and "`row` must be a word position from 1 to 6" in note
+    assert read_row(None, 6) == (None, None)
+
+
+def test_every_key_the_lab_does_not_use_gets_a_note():
+    notes = lab_view_notes({"causal": ["1"], "row": ["2"], "section": ["foo"], "zzz": ["1"]})
+    assert len(notes) == 2 and "'section'" in notes[0] and "'zzz'" in notes[1]
