@@ -9,6 +9,8 @@
 #   ATTN_PROXY_PORT  (8500)             the proxy, the only address students use
 #   ATTN_APP_PORTS   ("8511 8512 8513") the three replicas
 #   ATTN_PG_PORT     (55432)            PostgreSQL; the replicas get ATTN_LAB_DATABASE_URL for it
+# ATTN_TLS_PORT and ATTN_TLS_CERT (both optional): the proxy also serves HTTPS on 127.0.0.1:<port> with that PEM file
+# (certificate, then key), as a real deployment should (browsers ask for brotli and HTTP/2 over HTTPS only).
 # ATTN_RESPAWN_DELAY (3) seconds before a replica that died is started again, as compose's restart policy does.
 # ATTN_RUN_DIR (a new temp folder) holds the logs, app<N>.pid, haproxy.sock and the database; it is removed
 # on exit unless it was given.
@@ -30,7 +32,11 @@ command -v haproxy >/dev/null || fail "haproxy is not installed (apt-get install
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$pg_bin" ] || fail "PostgreSQL is not installed (apt-get install postgresql)"
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in "$proxy_port" "${app_ports[@]}" "$pg_port"; do
+tls_port=${ATTN_TLS_PORT:-} tls_cert=${ATTN_TLS_CERT:-}
+if [ -n "$tls_port$tls_cert" ]; then
+  [ -n "$tls_port" ] && [ -r "$tls_cert" ] || fail "HTTPS needs both ATTN_TLS_PORT and a readable ATTN_TLS_CERT"
+fi
+for port in "$proxy_port" "${app_ports[@]}" "$pg_port" $tls_port; do
   port_in_use "$port" && fail "port $port on 127.0.0.1 is in use; choose others (ATTN_PROXY_PORT, ATTN_APP_PORTS, \
 ATTN_PG_PORT)"
 done
@@ -99,15 +105,21 @@ healthy() {  # $1: port; does /_stcore/health answer "ok"? (bash's /dev/tcp: no 
 }
 for i in 0 1 2; do start_app "$i"; done
 
-# ---- Streamlit's bundles at gzip -9, once per Streamlit version (deploy/precompress.py says why)
+# ---- Streamlit's bundles at brotli 11 and gzip -9, once per Streamlit version (deploy/precompress.py says why).
+# Without the brotli package (requirements-dev.txt) only gzip copies are made; the cache folder's name says which,
+# and carries precompress.py's checksum, so installing brotli later or changing the script makes a new one.
 st_version=$("$python" -c 'import streamlit; print(streamlit.__version__)')
-static_gz="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/attn-lab/static-gz-$st_version"
+codings=$("$python" -c 'import brotli' 2>/dev/null && echo br-gz || echo gz)
+[ "$codings" = gz ] && echo "local.sh: no brotli package (pip install -r requirements-dev.txt): bundles as gzip only" >&2
+script_sum=$(cksum <"$here/precompress.py" | cut -d ' ' -f 1)
+static_gz="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/attn-lab/static-$st_version-$codings-$script_sum"
 [ -f "$static_gz/index.txt" ] || "$python" "$here/precompress.py" "$static_gz" >>"$run/haproxy.log" 2>&1 \
   || fail "deploy/precompress.py failed; see $run/haproxy.log"
 
 # ---- the proxy, with the addresses deploy/haproxy.cfg reads from the environment
 export STATIC_GZ_LUA="$here/static_gz.lua" STATIC_GZ_DIR="$static_gz"
 export PROXY_BIND="127.0.0.1:$proxy_port" HAPROXY_SOCKET="$run/haproxy.sock"
+if [ -n "$tls_port" ]; then export PROXY_TLS_BIND="127.0.0.1:$tls_port" PROXY_TLS_CERT="$tls_cert"; fi
 export APP1="127.0.0.1:${app_ports[0]}" APP2="127.0.0.1:${app_ports[1]}" APP3="127.0.0.1:${app_ports[2]}"
 haproxy -c -q -f "$here/haproxy.cfg" >>"$run/haproxy.log" 2>&1 \
   || fail "deploy/haproxy.cfg does not parse; see $run/haproxy.log"
@@ -142,6 +154,7 @@ done
 
 echo "http://127.0.0.1:$proxy_port/"
 echo "run folder $run (logs, app<N>.pid, haproxy.sock); replicas on ports ${app_ports[*]}; PostgreSQL on $pg_port"
+[ -z "$tls_port" ] || echo "https://127.0.0.1:$tls_port/ (HTTPS, HTTP/2)"
 echo "Ctrl-C stops the proxy, the replicas and PostgreSQL."
 
 # ---- run until stopped; a replica that dies is started again after a pause, like compose's restart policy
