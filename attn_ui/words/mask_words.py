@@ -333,7 +333,7 @@ def dropout_tiles(result: Result, maps_in_rolls: int) -> dict[str, str]:
         "Survivors ×": f"{lessons.survivor_scale(result):.2f}",
         "Dropped cells": str(result.dropped_cells),
         "Mean row sum": f"{lessons.mean_row_sum(result):.2f}",
-        f"Maps in {lessons.PATTERN_ROLLS} re-rolls": str(maps_in_rolls),
+        f"Different maps in {lessons.PATTERN_ROLLS} re-rolls": str(maps_in_rolls),
     }
 
 
@@ -341,7 +341,7 @@ DROPOUT_TILE_HELP = MappingProxyType({  # read-only: shared by every session
     "Survivors ×": "What each weight that survived was multiplied by: 1 / (1 − p) with the rescale, else 1.",
     "Dropped cells": "Weights set to 0 by this dropout pattern, in the head on the map.",
     "Mean row sum": "The rows' sums, averaged over the rows that have a key to look at.",
-    f"Maps in {lessons.PATTERN_ROLLS} re-rolls": "How many different maps the first re-rolls of this setting "
-    "give. Training draws a new pattern each time, so they differ; inference has no dropout, so every "
-    "re-roll gives the same map.",
+    f"Different maps in {lessons.PATTERN_ROLLS} re-rolls": f"Press Re-roll {lessons.PATTERN_ROLLS} times and "
+    "count the different maps you get. Training draws a new pattern each time, so they differ; inference has no "
+    "dropout, so every re-roll gives the same map.",
 })

@@ -120,7 +120,7 @@ def _tile_help() -> bool:
     dropped = compute(Settings(dropout=0.5))
     sums = dropped.row_sums[0]
     return bool(
-        kpi_values(dropped)["Row sums"] == f"{sums.min():.2f}–{sums.max():.2f}"
+        kpi_values(dropped)["Row sums"] == f"{sums.min():.2f} to {sums.max():.2f}"
         and bool((dropped.weights[dropped.dropped] == 0).all())
         and compute(Settings(causal=True, route="zero_after")).sees_future
     )
@@ -182,7 +182,7 @@ def _scene(number: int) -> Callable[[], bool]:
             7: result.settings.view == 3 and result.settings.heads == 4,
             8: result.settings.view == 4 and result.context.shape[1] == 12 and result.d_head == 3,
             9: result.dropped_cells == 7 and int((~result.blocked[0]).sum()) == 21
-            and kpi_values(result)["Row sums"] == "0.00–2.00" and _dropout_scale(),
+            and kpi_values(result)["Row sums"] == "0.00 to 2.00" and _dropout_scale(),
             10: result.row_sums[0].max() <= 1 + 1e-12
             and np.array_equal(result.dropped, compute(SCENES[8].settings).dropped),
             11: result.padding_cells == 12 and result.masked_cells == 18 and (weights[5, :4] > 0).all(),
