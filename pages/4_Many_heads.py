@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
 from attn_ui.widgets import quiz_view, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 
 lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
 st.markdown("One head has one way of deciding which words matter. Several heads look in several ways at once: each "
@@ -55,3 +55,4 @@ st.markdown("**Two ways to get this wrong:** a head count that does not divide d
 quiz_view.inline_question("heads-start-column")
 try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
        "every head, the weights in the open cells are not.", Settings(causal=True, heads=4))
+lesson_end(__file__)
