@@ -49,7 +49,7 @@ except SettingsError as error:
     st.warning(str(error), icon=":material/block:")
     st.caption(f"Q is ({len(result.tokens)}, {d_model}): {d_model} columns do not cut into {tried} equal slices. "
                "NumPy:")
-    st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None)
+    st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None, wrap_lines=True)
 st.markdown("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), "
             "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
 quiz_view.inline_question("heads-start-column")
