@@ -21,8 +21,8 @@ def _zero_score_percent() -> int:
 ZERO_TRAP = Question(
     id="pad-zero-trap",
     section="padding",
-    prompt="A query row has the scores [0.34, 0.05, blocked]: the third word must be blocked (it comes after "
-    "the query, or it is a PAD). Suppose a blocked score were set to **0** instead of −∞. With "
+    prompt="A query row has the scores [0.34, 0.05, blocked]: the third word comes after the query, so it must "
+    "be blocked. Suppose a blocked score were set to **0** instead of −∞. With "
     "$e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, how much of the row’s weight would "
     "go to the blocked word?",
     options=(

@@ -180,6 +180,7 @@ PROJECTOR_CSS = _projector_css()
 # - Plotly selects a cell from the hover it computed last, and a touch has no hover before it: the first tap
 #   only made the tooltip. A mousemove at the touch point, just before Plotly sees the touch, makes one tap select.
 # - Streamlit leaves the sidebar open over the page after a link in it is tapped: close it on a narrow screen.
+#   And a page opened by a link kept the last page's scroll (the Lab opened half-way down): start at the top.
 TOUCH_JS = """
 <script>
 if (!window.__attnTouch) {
@@ -192,11 +193,15 @@ if (!window.__attnTouch) {
     }
   }, {capture: true, passive: true});
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest('[data-testid="stSidebar"] a');
-    if (!link || !window.matchMedia("(max-width: 640px)").matches) return;
+    const link = event.target.closest && event.target.closest('[data-testid="stPageLink"] a');
+    if (!link) return;
     setTimeout(() => {
+      const main = document.querySelector('[data-testid="stMain"]');
+      if (main) main.scrollTo(0, 0);  // a new page starts at its top, not where the last one was left
       const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-      if (close) close.click();
+      if (close && link.closest('[data-testid="stSidebar"]') && window.matchMedia("(max-width: 640px)").matches) {
+        close.click();
+      }
     }, 0);
   }, {capture: true});
 }

@@ -239,9 +239,11 @@ _TRACK_SOCKETS = """
 """
 
 
-def new_context(browser: Browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"]) -> BrowserContext:
-    """A fresh context (own cookies, own Streamlit session) with the socket counter installed."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def new_context(browser: Browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"],
+                touch: bool = False) -> BrowserContext:
+    """A fresh context (own cookies, own Streamlit session) with the socket counter installed; `touch` makes it a
+    phone (touch events, no hover, a mobile viewport)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch)
     context.add_init_script(_TRACK_SOCKETS)
     return context
 
