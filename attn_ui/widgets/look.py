@@ -79,6 +79,8 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 }
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
 [class*="-dropout-row"] .stButton { min-width: 7.5rem; }
+/* The element holding our script (TOUCH_JS below) takes no room: a projector page must still fit 720 px */
+[data-testid="stElementContainer"]:has(#attn-touch) { display: none !important; }
 /* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped */
 @media (hover: none) { .js-plotly-plot .hoverlayer { display: none !important; } }
 /* The Lab on a phone: the map is pinned under the header and the controls scroll beneath it, so every tap on a
@@ -182,7 +184,7 @@ PROJECTOR_CSS = _projector_css()
 # - Streamlit leaves the sidebar open over the page after a link in it is tapped: close it on a narrow screen.
 #   And a page opened by a link kept the last page's scroll (the Lab opened half-way down): start at the top.
 TOUCH_JS = """
-<script>
+<script id="attn-touch">
 if (!window.__attnTouch) {
   window.__attnTouch = true;
   document.addEventListener("touchstart", (event) => {
