@@ -7,6 +7,7 @@ from attn_ui.widgets.controls import lab_controls
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
+from attn_ui.widgets.page import back_to_lesson
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
 apply_look()
@@ -36,5 +37,6 @@ def lab() -> None:
 
 
 st.title("Attention Lab")
+back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
 join_switch()  # the class poll's join code, once this browser has opened a room
 lab()

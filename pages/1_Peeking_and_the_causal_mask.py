@@ -6,8 +6,8 @@ from attn_core import Settings
 from attn_core.lessons import masks as lessons
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import panels, quiz_view, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets import panels, predict, quiz_view, state
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
@@ -41,8 +41,9 @@ row = left.select_slider("Query row", range(len(labels)), value=2, key="peek.row
                          format_func=lambda r: f"{r + 1}: {labels[r]}")
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
-left.markdown(mask_words.worked_example_text(lessons.worked_example()))
 right.plotly_chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL)
+with predict.answer_fold("pad-zero-trap", "The question's example, worked out"):
+    st.markdown(mask_words.worked_example_text(lessons.worked_example()))
 
 st.markdown(mask_words.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)
@@ -51,3 +52,4 @@ left.plotly_chart(mask_charts.row_times_values(terms), key="peek.values", config
 right.markdown(mask_words.values_caption(terms))
 right.markdown(mask_words.PEEK_FAILURES)
 try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"))
+lesson_end(__file__)

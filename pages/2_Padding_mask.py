@@ -8,7 +8,7 @@ from attn_core.tokens import unique_labels
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, quiz_view, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
@@ -46,3 +46,4 @@ st.markdown(mask_words.empty_row_caption(result, None if empty is None else less
 st.markdown(mask_words.PAD_FAILURES)
 quiz_view.inline_question("pad-one-open-cell")
 try_it(mask_words.PAD_TASK, Settings(padded=(5, 6)))
+lesson_end(__file__)

@@ -6,8 +6,8 @@ from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, quiz_view, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets import controls, panels, predict, quiz_view, state
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
@@ -28,10 +28,12 @@ left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
 right.plotly_chart(attention_map(result, style=layout.LESSON), key="drop.map", config=STILL)
 st.markdown(mask_words.INFERENCE_HOW)
 
-st.markdown(mask_words.ROLLS_HOW)
-rolls = lessons.dropout_rolls(settings)
-st.plotly_chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
-st.markdown(mask_words.rolls_caption(rolls))
-st.markdown(mask_words.DROP_FAILURES)
 quiz_view.inline_question("dropout-rescale")
+with predict.answer_fold("dropout-rescale", "Why the rescale matters: row sums over many re-rolls"):
+    st.markdown(mask_words.ROLLS_HOW)
+    rolls = lessons.dropout_rolls(settings)
+    st.plotly_chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
+    st.markdown(mask_words.rolls_caption(rolls))
+st.markdown(mask_words.DROP_FAILURES)
 try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False))
+lesson_end(__file__)

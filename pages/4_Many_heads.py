@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
 from attn_ui.widgets import panels, quiz_view, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
 
 lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
@@ -49,9 +49,10 @@ except SettingsError as error:
     st.warning(str(error), icon=":material/block:")
     st.caption(f"Q is ({len(result.tokens)}, {d_model}): {d_model} columns do not cut into {tried} equal slices. "
                "NumPy:")
-    st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None)
+    st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None, wrap_lines=True)
 st.markdown("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), "
             "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
 quiz_view.inline_question("heads-start-column")
 try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
        "every head, the weights in the open cells are not.", Settings(causal=True, heads=4))
+lesson_end(__file__)

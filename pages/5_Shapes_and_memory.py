@@ -6,8 +6,8 @@ from attn_core import Settings, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, quiz_view, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets import panels, predict, quiz_view, state
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
 
 lesson_page("Shapes and the quadratic wall", "What shape is every tensor, and why does long context cost so much?", 5)
@@ -22,17 +22,20 @@ st.dataframe(lessons.shape_table(result, batch), hide_index=True)
 st.caption(head_words.here_sentence(result))
 
 st.subheader("The quadratic wall")
-st.markdown(f"The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers. T appears "
-            f"twice, so twice the context means four times the memory. GPT-2 sizes: h = {lessons.GPT2.heads}, one "
-            "layer, the batch from the slider above.")
+st.markdown("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers.")
+quiz_view.inline_question("shapes-double-context")
+st.markdown(f"GPT-2 sizes: h = {lessons.GPT2.heads}, one layer, the batch from the slider above. Slide T and "
+            "read the tiles.")
 length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, value=lessons.GPT2.context, key="shapes.t",
                           format_func=lambda t: f"{t:,}")
 metrics = head_words.memory_metrics(batch, lessons.GPT2.heads, length)
 panels.metric_tiles(metrics, columns=4)
-st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
-st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: the "
-           "square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the bill but "
-           "not the slope. 1 MB = 1,000,000 bytes.")
+with predict.answer_fold("shapes-double-context", "The memory against T"):
+    st.markdown("T appears twice, so twice the context means four times the memory.")
+    st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
+    st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: "
+               "the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the "
+               "bill but not the slope. 1 MB = 1,000,000 bytes.")
 
 st.subheader("How FlashAttention gets round it")
 st.markdown("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
@@ -41,6 +44,6 @@ st.markdown("FlashAttention computes the same output (up to rounding) without ev
             "rescales the partial weighted sum of values whenever the maximum grows. After the last tile each row is "
             "finished, and only the (B, h, T, d_head) output is written out; training recomputes the tiles it needs "
             "instead of storing them. The work is still quadratic in T; the memory is not.")
-quiz_view.inline_question("shapes-double-context")
 try_it("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "
        "**Score tensor** tile shows its shape and bytes.", settings)
+lesson_end(__file__)

@@ -6,7 +6,7 @@ from attn_core import Settings, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_core.tokens import unique_labels
 from attn_ui.widgets import controls, panels, state
-from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
@@ -49,3 +49,4 @@ st.markdown("""
 """)
 try_it("Open this row in the Lab: the same cells, the same weights, with the row outlined on the map.",
        settings, row=str(query + 1))
+lesson_end(__file__)

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from attn_core import Result
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import maps
-from attn_ui.figures.layout import SMALL, base_layout
+from attn_ui.figures.layout import MIN_TEXT, SMALL, base_layout
 from attn_ui.figures.palette import BF16_COLOUR, FLOAT32_COLOUR, GREY_TEXT, SELECT_COLOUR, SHARE_SCALE, SIGNED_SCALE
 from attn_ui.words.head_words import head_title
 
@@ -45,7 +45,7 @@ def concat_figure(result: Result) -> go.Figure:
         "type": "heatmap", "name": "concat", "z": result.context.tolist(), "x": list(range(width)),
         "y": list(range(length)), "colorscale": SIGNED_SCALE, "zmid": 0, "showscale": False, "xgap": 1, "ygap": 1,
         "texttemplate": "%{z:.2f}" if width <= 8 else "%{z:.1f}",
-        "textfont": {"size": 11 if width <= 8 else 10, "color": CELL_TEXT},
+        "textfont": {"size": MIN_TEXT, "color": CELL_TEXT},
         "customdata": [[[r + 1, c + 1] for c in range(width)] for r in range(length)],
         "hovertemplate": "row %{customdata[0]}, column %{customdata[1]}: %{z:.4f}<extra></extra>",
     }
@@ -78,7 +78,8 @@ def mixing_figure(result: Result) -> go.Figure:
             "type": "heatmap", "name": title.split(":")[0], "z": shares.tolist(), "x": list(range(width)),
             "y": [f"head {h + 1}" for h in range(heads)], "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
             "showscale": False, "xgap": 1, "ygap": 1, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}",
-            "texttemplate": "%{z:.0%}" if width * heads <= 48 else "", "textfont": {"size": 9, "color": CELL_TEXT},
+            "texttemplate": "%{z:.0%}" if width * heads <= 48 else "",
+            "textfont": {"size": MIN_TEXT, "color": CELL_TEXT},
             "customdata": [[c + 1 for c in range(width)] for _ in range(heads)],
             "hovertemplate": "%{y} → output column %{customdata}: %{z:.1%}<extra></extra>",
         })

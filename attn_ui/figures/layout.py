@@ -39,6 +39,7 @@ SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=640)  # leaves room for 
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
+MIN_TEXT = 11  # px: no text on a chart is drawn smaller; what would be is left out (the tables hold it)
 
 
 def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:

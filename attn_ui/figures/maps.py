@@ -20,7 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attn_core.engine import HeadMap
-from attn_ui.figures.layout import LAB, MapStyle, base_layout, heatmap_cells
+from attn_ui.figures.layout import LAB, MIN_TEXT, MapStyle, base_layout, heatmap_cells
 from attn_ui.figures.palette import (
     BLACK_TEXT_FROM,
     GREY_SCALE,
@@ -111,7 +111,8 @@ def attention_map_spec(
     status = cell_status(view)
     labels = axis_labels(view)
     positions = list(range(length))
-    font = max(8, style.cell_font - max(0, length - 8))  # long sentences get smaller numbers
+    font = style.cell_font - max(0, length - 8)  # long sentences get smaller numbers...
+    grey_font = max(MIN_TEXT, font - 3)
 
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
     cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
@@ -119,9 +120,13 @@ def attention_map_spec(
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
     grey = ~np.isnan(kind)
     texts = np.where(kind == 0, "·" if length > 10 else "future", np.where(grey, "PAD", cell_text))
+    if font <= MIN_TEXT:  # ...but none below 11 px: small cells keep only the grey (the legend names the two greys)
+        texts[grey] = ""
+    if font < MIN_TEXT:  # the numbers go too; "The map as a table" is their text form
+        texts[~grey] = ""
     colours = np.where(grey, GREY_TEXT, np.where(weights >= BLACK_TEXT_FROM, TEXT_ON_LIGHT, TEXT_ON_DARK))
     labels_drawn = [_coloured(colour, text) for colour, text in zip(colours.ravel(), texts.ravel(), strict=True)]
-    sizes = np.where(grey, max(8, font - 3), font).ravel().tolist()
+    sizes = np.where(grey, grey_font, max(MIN_TEXT, font)).ravel().tolist()
     cols, rows = np.meshgrid(positions, positions)
     traces = [
         {
@@ -178,6 +183,11 @@ def _x_tick_angle(length: int) -> int:
     return X_TICK_ANGLE if length > 6 else 0
 
 
+def axis_font(style: MapStyle, length: int) -> int:
+    """The words' size: smaller for long sentences, so 16 rows do not overlap on a phone, never below 11 px."""
+    return max(MIN_TEXT, min(style.axis_font, style.axis_font - (length - 8) // 2))
+
+
 def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
     """The map's margins; from the labels' sizes when the style knows the room its titles need."""
     title_room = 34 if title else 0
@@ -186,9 +196,10 @@ def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: s
         return margins
     left, top = style.label_room
     angle = math.radians(_x_tick_angle(len(x_labels)))
-    widest = max(label_box(label, style.axis_font)[0] for label in y_labels)
+    tick_font = axis_font(style, len(y_labels))
+    widest = max(label_box(label, tick_font)[0] for label in y_labels)
     tallest = max(w * math.sin(angle) + h * math.cos(angle)
-                  for w, h in (label_box(label, style.axis_font) for label in x_labels))
+                  for w, h in (label_box(label, tick_font) for label in x_labels))
     return {**margins, "l": math.ceil(widest + left), "t": math.ceil(tallest + top) + title_room}
 
 
@@ -197,18 +208,18 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
     angle = _x_tick_angle(length)
     axis = {
         "tickmode": "array", "tickvals": list(range(length)),
-        "tickfont": {"size": style.axis_font}, "showgrid": False, "zeroline": False, "fixedrange": True,
+        "tickfont": {"size": axis_font(style, length)}, "showgrid": False, "zeroline": False, "fixedrange": True,
         "range": [-0.5, length - 0.5],
     }
     layout = base_layout(
         style.height, _margins(x_labels, y_labels, style, title),
         xaxis={**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -angle} if angle else {}),
                   "title": {"text": "key: the word being looked at →" if style.show_titles else "",
-                            "font": {"size": style.axis_font - 2}}},
+                            "font": {"size": max(MIN_TEXT, style.axis_font - 2)}}},
         yaxis={**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
                   "scaleanchor": "x",
                   "title": {"text": "query: the word looking ↓" if style.show_titles else "",
-                            "font": {"size": style.axis_font - 2}}},
+                            "font": {"size": max(MIN_TEXT, style.axis_font - 2)}}},
         hovermode="closest", clickmode="event+select",
     )
     if title:

@@ -27,7 +27,7 @@ class Option:
 
 @dataclass(frozen=True)
 class LabLink:
-    """Settings fields (as for Settings.coerce) that make the Lab show the point of a question."""
+    """Settings fields (as for coerce_settings) that make the Lab show the point of a question."""
 
     label: str
     fields: Mapping[str, Any] = field(default_factory=dict)

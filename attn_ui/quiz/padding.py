@@ -21,19 +21,20 @@ def _zero_score_percent() -> int:
 ZERO_TRAP = Question(
     id="pad-zero-trap",
     section="padding",
-    prompt="The word cat has the scores [0.34, 0.05, blocked], and word 3 is PAD. Suppose a blocked score "
-    "were set to **0** instead of −∞. With $e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, "
-    "how much of cat’s weight would go to the PAD?",
+    prompt="A query row has the scores [0.34, 0.05, blocked]: the third word comes after the query, so it must "
+    "be blocked. Suppose a blocked score were set to **0** instead of −∞. With "
+    "$e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, how much of the row’s weight would "
+    "go to the blocked word?",
     options=(
         Option("0%", "0% is what −∞ gives. A score of 0 turns into $e^{0} = 1$ inside the softmax, which is "
                      "far from nothing."),
         Option("about 29%"),
-        Option("exactly 50%", "50% would need the PAD’s $e^{0}$ to match the other two together, but 1 is "
+        Option("exactly 50%", "50% would need the blocked word’s $e^{0}$ to match the other two together, but 1 is "
                               "less than 1.40 + 1.05."),
     ),
     answer=1,
     explanation="A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The sum is "
-    "$e^{0.34} + e^{0.05} + 1 \\approx 3.46$, so the PAD gets 1 / 3.46 ≈ 0.29 of the weight, against 0.30 "
+    "$e^{0.34} + e^{0.05} + 1 \\approx 3.46$, so the blocked word gets 1 / 3.46 ≈ 0.29 of the weight, against 0.30 "
     "for the second word and 0.41 for the first. Only −∞ becomes exactly 0 after the exponential, which "
     "is why blocked scores must be −∞.",
     lab=LabLink("See the trap in the Lab", {"padded": (5, 6), "route": "zero_score"}),

@@ -138,12 +138,13 @@ def _same(name: str, widget_value: Any, setting_value: Any) -> bool:
     return widget_value == setting_value
 
 
-def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
+def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], str]:
     """Seed missing widget values, read the widgets drawn in this run, and write back a consistent set.
 
     The "More" widgets are drawn only while their expander is open. Closed, their values come from the
     session's Settings, and their keys are dropped: a keyed widget that was not drawn reads back as its
-    first option, and reopening must show the Settings' values, not that.
+    first option, and reopening must show the Settings' values, not that. A refused sentence comes back on its
+    own, to be shown under the sentence box that caused it.
     """
     state = st.session_state
     for name, value in zip(LAB_FIELDS, widget_values(incoming.settings).values(), strict=True):
@@ -152,13 +153,13 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
             state.pop(key, None)
         elif incoming.from_link or key not in state:
             state[key] = value
-    notes: list[str] = []
+    sentence_note = ""
     sentence = incoming.settings.sentence
     if _drawn("sentence"):
         try:
             sentence = " ".join(tokenize(state[widget_key(LAB, "sentence")]))
         except SettingsError as error:
-            notes.append(f"{error} The map keeps the previous sentence.")
+            sentence_note = f"{error} The map keeps the previous sentence."
     raw = {name: state[widget_key(LAB, name)] if _drawn(name) else getattr(incoming.settings, name)
            for name in LAB_FIELDS if name != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
@@ -170,12 +171,12 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
             # reaches the browser with this run, after any click made meanwhile, and would undo that click on
             # screen while the next run already computes from it.
             state[key] = value  # allowed: the widget has not been drawn yet in this run
-    return settings, notes + fixes
+    return settings, fixes, sentence_note
 
 
 def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
     """Draw the Lab's controls; return the Settings they describe and any note about values that were fixed."""
-    settings, notes = _prepare_state(incoming)
+    settings, notes, sentence_note = _prepare_state(incoming)
     labels = unique_labels(settings.tokens)
 
     causal_toggle(LAB)
@@ -194,11 +195,11 @@ def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
     if not settings.training and settings.dropout > 0:
         st.caption(f"Inference: dropout is off, so p = {settings.dropout:.2f} is ignored.")
     pad_chips(LAB, labels)
-    advanced_controls()
+    advanced_controls(sentence_note)
     return settings, notes
 
 
-def advanced_controls() -> None:
+def advanced_controls(sentence_note: str = "") -> None:
     """The "More" expander. Its widgets are drawn only while it is open (opening it reruns the Lab once), so
     the clicks of everyone who never opens it do not pay for them; closed, their values live on in the
     session's Settings, from which _prepare_state seeds them again."""
@@ -207,6 +208,8 @@ def advanced_controls() -> None:
         return
     with more:
         st.text_input(f"Sentence (1 to {MAX_TOKENS} words)", key=widget_key(LAB, "sentence"), max_chars=400)
+        if sentence_note:  # right under the box, not in the notes above the map: a phone would not show it
+            st.warning(sentence_note, icon=":material/info:")
         st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)
         st.selectbox("Masking route", ROUTES, key=widget_key(LAB, "route"), format_func=ROUTE_NAMES.__getitem__)
         rescale_toggle(LAB)

@@ -79,6 +79,26 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 }
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
 [class*="-dropout-row"] .stButton { min-width: 7.5rem; }
+/* The element holding our script (TOUCH_JS below) takes no room: a projector page must still fit 720 px */
+[data-testid="stElementContainer"]:has(#attn-touch) { display: none !important; }
+/* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped */
+@media (hover: none) { .js-plotly-plot .hoverlayer { display: none !important; } }
+/* The Lab on a phone: the map is pinned under the header and the controls scroll beneath it, so every tap on a
+   control shows its effect. The two columns and their containers are dissolved (display: contents) so the map
+   can stick over the whole page, not only over its own column; the notes follow the "More" controls that
+   cause them. */
+@media (max-width: 640px) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) {
+    flex-direction: column !important; flex-wrap: nowrap !important; }
+  :is([data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) > [data-testid="stColumn"],
+      .st-key-lab-panel, .st-key-lab-top) { display: contents !important; }
+  :is([data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) > [data-testid="stColumn"],
+      .st-key-lab-top, .st-key-lab-panel) > :is([data-testid="stVerticalBlock"], [data-testid="stLayoutWrapper"]):not(
+      [class*="st-key-kpis"], [class*="-dropout-row"]),
+  [data-testid="stLayoutWrapper"]:has(> :is(.st-key-lab-panel, .st-key-lab-top)) { display: contents !important; }
+  .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
+    order: -1; position: sticky; top: 3.75rem; z-index: 5; background: #fff; background: light-dark(#fff, #0e1117); }
+}
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
   padding-top: 4.2rem !important;
@@ -158,8 +178,42 @@ def _projector_css() -> str:
 PROJECTOR_CSS = _projector_css()
 
 
+# Two things CSS cannot do on a phone, in one constant script that installs itself once per browser tab:
+# - Plotly selects a cell from the hover it computed last, and a touch has no hover before it: the first tap
+#   only made the tooltip. A mousemove at the touch point, just before Plotly sees the touch, makes one tap select.
+# - Streamlit leaves the sidebar open over the page after a link in it is tapped: close it on a narrow screen.
+#   And a page opened by a link kept the last page's scroll (the Lab opened half-way down): start at the top.
+TOUCH_JS = """
+<script id="attn-touch">
+if (!window.__attnTouch) {
+  window.__attnTouch = true;
+  document.addEventListener("touchstart", (event) => {
+    const cells = event.target.closest && event.target.closest(".js-plotly-plot .nsewdrag");
+    const touch = event.changedTouches[0];
+    if (cells && touch) {
+      cells.dispatchEvent(new MouseEvent("mousemove", {clientX: touch.clientX, clientY: touch.clientY, bubbles: true}));
+    }
+  }, {capture: true, passive: true});
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('[data-testid="stPageLink"] a');
+    if (!link) return;
+    setTimeout(() => {
+      const main = document.querySelector('[data-testid="stMain"]');
+      if (main) main.scrollTo(0, 0);  // a new page starts at its top, not where the last one was left
+      const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      if (close && link.closest('[data-testid="stSidebar"]') && window.matchMedia("(max-width: 640px)").matches) {
+        close.click();
+      }
+    }, 0);
+  }, {capture: true});
+}
+</script>
+"""
+
+
 def apply_look() -> None:
     st.html(CSS)
+    st.html(TOUCH_JS, unsafe_allow_javascript=True)
 
 
 def apply_projector_look() -> None:

@@ -24,9 +24,13 @@ PAGES = (
 )
 
 
+def listed_pages() -> tuple[tuple[str, str, str], ...]:
+    """The pages whose file exists, in reading order."""
+    return tuple(page for page in PAGES if (ROOT / page[0]).is_file())
+
+
 def sidebar_nav() -> None:
     with st.sidebar:
         st.markdown("**Attention Lab**")
-        for script, label, icon in PAGES:
-            if (ROOT / script).is_file():
-                st.page_link(script, label=label, icon=icon)
+        for script, label, icon in listed_pages():
+            st.page_link(script, label=label, icon=icon)

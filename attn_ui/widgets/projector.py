@@ -77,5 +77,5 @@ def lab_layout(projector: bool) -> LabLayout:
         controls, board, tiles = st.columns([1.0, 2.75, 1.15], gap="medium")
         return LabLayout(controls, board.container(), tiles, board.container(key="lab-panel"), True)
     controls, board = st.columns([1.05, 3.05], gap="medium")
-    top = board.container()  # the notes, then the tiles, above the map
+    top = board.container(key="lab-top")  # the notes, then the tiles, above the map (look.py: a phone reorders)
     return LabLayout(controls, top, top, board.container(key="lab-panel"), False)

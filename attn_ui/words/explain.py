@@ -21,11 +21,17 @@ def kpi_values(result: Result, score_tensor: bool = True) -> dict[str, str]:
         "Padding-blocked cells": str(result.padding_cells),
         "Dropped cells": str(result.dropped_cells),
         "d_head": f"{s.d_model} / {s.heads} = {s.d_head}",
-        "Row sums": f"{sums.min():.2f}–{sums.max():.2f}",
+        "Row sums": row_sums_text(sums),
     }
     if score_tensor:
         values["Score tensor"] = f"{'×'.join(map(str, result.score_shape))} · {result.score_bytes:,} B"
     return values
+
+
+def row_sums_text(sums) -> str:
+    """The smallest and largest row sum in words: "0.50 to 1.00", or "all 1.00" (a dash read like a minus)."""
+    low, high = f"{sums.min():.2f}", f"{sums.max():.2f}"
+    return f"all {low}" if low == high else f"{low} to {high}"
 
 
 KPI_HELP = MappingProxyType({  # read-only: shared by every session

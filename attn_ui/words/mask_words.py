@@ -147,11 +147,11 @@ def worked_example_text(example: WorkedExample) -> str:
     e1, e2, e3 = example.exps
     w = example.with_neg_inf
     return (
-        f"**The lessons' example.** Scores {example.scores[0]:.2f} and {example.scores[1]:.2f}, and a PAD that "
-        f"must be blocked. With −∞ the PAD's term is e^−∞ = 0 and the weights are {w[0]:.2f}, {w[1]:.2f}, "
+        f"**The lessons' example.** Scores {example.scores[0]:.2f} and {example.scores[1]:.2f}, and a third word "
+        f"that must be blocked. With −∞ its term is e^−∞ = 0 and the weights are {w[0]:.2f}, {w[1]:.2f}, "
         f"{w[2]:.0f}. If its score is set to 0 instead: e^{example.scores[0]:.2f} ≈ {e1:.2f}, "
-        f"e^{example.scores[1]:.2f} ≈ {e2:.2f}, e⁰ = {e3:.0f}; the sum is {example.total:.2f}, so the PAD "
-        f"gets {e3:.0f} / {example.total:.2f} ≈ **{example.pad_share:.0%}** of the weight."
+        f"e^{example.scores[1]:.2f} ≈ {e2:.2f}, e⁰ = {e3:.0f}; the sum is {example.total:.2f}, so the "
+        f"blocked word gets {e3:.0f} / {example.total:.2f} ≈ **{example.pad_share:.0%}** of the weight."
     )
 
 
@@ -273,8 +273,7 @@ DROP_INTRO = """
 A big model trained on little text learns it by heart. Dropout fights that: at every training step it sets a
 random share *p* of the attention weights to 0, so no query can count on one favourite key always being
 there. Only cells that carry weight can be dropped; blocked cells are 0 already. The survivors are then
-multiplied by 1 / (1 − *p*): with *p* = 0.5 they double, with *p* = 0.1 they grow by about 1.11, and the
-expected row sum stays 1.
+multiplied by 1 / (1 − *p*): with *p* = 0.5 they double, with *p* = 0.1 they grow by about 1.11.
 """
 
 ROLLS_HOW = """
@@ -333,7 +332,7 @@ def dropout_tiles(result: Result, maps_in_rolls: int) -> dict[str, str]:
         "Survivors ×": f"{lessons.survivor_scale(result):.2f}",
         "Dropped cells": str(result.dropped_cells),
         "Mean row sum": f"{lessons.mean_row_sum(result):.2f}",
-        f"Maps in {lessons.PATTERN_ROLLS} re-rolls": str(maps_in_rolls),
+        f"Different maps in {lessons.PATTERN_ROLLS} re-rolls": str(maps_in_rolls),
     }
 
 
@@ -341,7 +340,7 @@ DROPOUT_TILE_HELP = MappingProxyType({  # read-only: shared by every session
     "Survivors ×": "What each weight that survived was multiplied by: 1 / (1 − p) with the rescale, else 1.",
     "Dropped cells": "Weights set to 0 by this dropout pattern, in the head on the map.",
     "Mean row sum": "The rows' sums, averaged over the rows that have a key to look at.",
-    f"Maps in {lessons.PATTERN_ROLLS} re-rolls": "How many different maps the first re-rolls of this setting "
-    "give. Training draws a new pattern each time, so they differ; inference has no dropout, so every "
-    "re-roll gives the same map.",
+    f"Different maps in {lessons.PATTERN_ROLLS} re-rolls": f"Press Re-roll {lessons.PATTERN_ROLLS} times and "
+    "count the different maps you get. Training draws a new pattern each time, so they differ; inference has no "
+    "dropout, so every re-roll gives the same map.",
 })

@@ -241,10 +241,9 @@ _TRACK_SOCKETS = """
 
 def new_context(browser: Browser, width: int = VIEWPORT["width"], height: int = VIEWPORT["height"],
                 touch: bool = False) -> BrowserContext:
-    """A fresh context (own cookies, own Streamlit session) with the socket counter installed; `touch` makes it
-    a phone (touch events, mobile viewport)."""
-    extra = {"has_touch": True, "is_mobile": True} if touch else {}
-    context = browser.new_context(viewport={"width": width, "height": height}, **extra)
+    """A fresh context (own cookies, own Streamlit session) with the socket counter installed; `touch` makes it a
+    phone (touch events, no hover, a mobile viewport)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch)
     context.add_init_script(_TRACK_SOCKETS)
     return context
 

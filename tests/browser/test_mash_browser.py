@@ -17,7 +17,7 @@ import harness
 import numpy as np
 import pytest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.words.explain import kpi_values
 
 TRIALS = int(os.environ.get("ATTN_MASH_TRIALS", "25"))
@@ -117,7 +117,7 @@ def expected_after(kind: str, start: Settings, clicks: list[str]) -> dict:
 def shown_settings(snap: dict, roll: str) -> Settings:
     query = {"causal": "1" if snap["causal"] else "0", "heads": snap["heads"] or "1", "view": snap["view"] or "1",
              "p": str(snap["p"]), "pad": ",".join(map(str, snap["padded"])), "roll": roll}
-    settings, notes = Settings.from_query(query)
+    settings, notes = settings_from_query(query)
     assert not notes, notes
     return settings
 
@@ -127,7 +127,7 @@ def check(page, expected: dict) -> list[str]:
     snap = page.evaluate(_SNAPSHOT)
     problems = []
     url = address(snap["href"])
-    linked, notes = Settings.from_query(url)
+    linked, notes = settings_from_query(url)
     shown = shown_settings(snap, url.get("roll", "0"))
     if notes or linked != shown:
         problems.append(f"address {url} != controls {shown.to_query()}")
@@ -157,7 +157,7 @@ def mash(page, speed: str, touch: bool, trials: int, seed: int) -> Tally:
     for trial in range(trials):
         kind = KINDS[trial % len(KINDS)]
         reset(page, START[kind])
-        start = Settings.from_query(dict(parse_qsl(START[kind])))[0]
+        start = settings_from_query(dict(parse_qsl(START[kind])))[0]
         problems = check(page, {})
         places = targets(page, kind)
         clicks = []

@@ -69,7 +69,7 @@ def test_peek_try_it_opens_the_lab_with_zero_after_softmax(server, page):
     assert query(page) == {"causal": "1", "d": "4", "route": "zero_after"}
     result = compute(Settings(causal=True, d_model=4, route="zero_after"))
     sums = result.row_sums[0]
-    assert harness.metrics(page)["Row sums"] == f"{sums.min():.2f}–{sums.max():.2f}"
+    assert harness.metrics(page)["Row sums"] == f"{sums.min():.2f} to {sums.max():.2f}"
     assert harness.metrics(page)["Sees future?"] == "Yes"  # zero_after: the future gets in through the sum
 
 
@@ -111,7 +111,7 @@ def test_drop_reroll_moves_training_and_leaves_inference_alone(server, page):
     assert reroll.is_disabled()  # inference draws no pattern, so there is nothing to re-roll
     np.testing.assert_allclose(inference, compute(Settings()).weights[0], atol=5e-7)
     assert harness.metrics(page) == {"Survivors ×": "1.00", "Dropped cells": "0", "Mean row sum": "1.00",
-                                     "Maps in 10 re-rolls": "1"}  # fmt: skip
+                                     "Different maps in 10 re-rolls": "1"}  # fmt: skip
     rolls = harness.plotly_data(page, 1)
     np.testing.assert_allclose(rolls[1]["y"], 1.0, atol=1e-12)  # with rescale: every roll sums to 1
     assert errors == []

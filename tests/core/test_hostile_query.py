@@ -87,7 +87,7 @@ def assert_plain_notes(notes: list[str]) -> None:
         assert not any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in bare), repr(note)
 
 
-# ------------------------------------------------------------------ Settings.from_query, property-based
+# ------------------------------------------------------------------ settings_from_query, property-based
 
 
 @HYPOTHESIS
@@ -145,7 +145,7 @@ def test_a_sentence_is_used_as_typed_or_refused_with_a_note(text):
         assert s.tokens == tokens and notes == []
 
 
-# ------------------------------------------------------------------ Settings.from_query, hand-picked
+# ------------------------------------------------------------------ settings_from_query, hand-picked
 
 
 @pytest.mark.parametrize("key", QUERY_KEYS)

@@ -212,7 +212,7 @@ def drop_metrics(settings: Settings) -> dict[str, str]:
         "Survivors ×": f"{lessons.survivor_scale(result):.2f}",
         "Dropped cells": str(result.dropped_cells),
         "Mean row sum": f"{lessons.mean_row_sum(result):.2f}",
-        f"Maps in {lessons.PATTERN_ROLLS} re-rolls": str(lessons.different_maps(settings)),
+        f"Different maps in {lessons.PATTERN_ROLLS} re-rolls": str(lessons.different_maps(settings)),
     }
 
 
@@ -221,7 +221,7 @@ def test_drop_default_map_metrics_and_rolls():
     settings = Settings(dropout=0.5)
     result = compute(settings)
     assert metrics(at) == drop_metrics(settings)
-    assert metrics(at)["Survivors ×"] == "2.00" and metrics(at)["Maps in 10 re-rolls"] == "10"
+    assert metrics(at)["Survivors ×"] == "2.00" and metrics(at)["Different maps in 10 re-rolls"] == "10"
     spec = specs(at)[0]
     np.testing.assert_allclose(map_weights(spec), result.weights[0])
     cells = maps.drawn_labels(spec["data"])
@@ -259,7 +259,7 @@ def test_drop_inference_is_deterministic_whatever_the_roll():
     assert at.button(key="drop.reroll").disabled  # nothing to re-roll in inference
     np.testing.assert_array_equal(first, compute(Settings()).weights[0])
     assert metrics(at) == {"Survivors ×": "1.00", "Dropped cells": "0", "Mean row sum": "1.00",
-                           "Maps in 10 re-rolls": "1"}  # fmt: skip
+                           "Different maps in 10 re-rolls": "1"}  # fmt: skip
     assert "Over 200 re-rolls nothing is dropped: the mean row sum is 1.000" in text(at)
 
 

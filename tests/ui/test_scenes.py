@@ -92,7 +92,7 @@ def test_dropout_scenes_double_the_survivors_then_forget_to():
     kept = ~rescaled.dropped[0] & ~rescaled.blocked[0]
     np.testing.assert_allclose(rescaled.weights[0][kept], 2 * rescaled.weights_before_dropout[0][kept])
     np.testing.assert_allclose(plain.weights[0][kept], plain.weights_before_dropout[0][kept])
-    assert kpi_values(rescaled)["Row sums"] == "0.00–2.00"
+    assert kpi_values(rescaled)["Row sums"] == "0.00 to 2.00"
     assert plain.row_sums[0].max() <= 1.0 + 1e-12
 
 

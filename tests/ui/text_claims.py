@@ -120,7 +120,7 @@ def _tile_help() -> bool:
     dropped = compute(Settings(dropout=0.5))
     sums = dropped.row_sums[0]
     return bool(
-        kpi_values(dropped)["Row sums"] == f"{sums.min():.2f}–{sums.max():.2f}"
+        kpi_values(dropped)["Row sums"] == f"{sums.min():.2f} to {sums.max():.2f}"
         and bool((dropped.weights[dropped.dropped] == 0).all())
         and compute(Settings(causal=True, route="zero_after")).sees_future
     )
@@ -182,7 +182,7 @@ def _scene(number: int) -> Callable[[], bool]:
             7: result.settings.view == 3 and result.settings.heads == 4,
             8: result.settings.view == 4 and result.context.shape[1] == 12 and result.d_head == 3,
             9: result.dropped_cells == 7 and int((~result.blocked[0]).sum()) == 21
-            and kpi_values(result)["Row sums"] == "0.00–2.00" and _dropout_scale(),
+            and kpi_values(result)["Row sums"] == "0.00 to 2.00" and _dropout_scale(),
             10: result.row_sums[0].max() <= 1 + 1e-12
             and np.array_equal(result.dropped, compute(SCENES[8].settings).dropped),
             11: result.padding_cells == 12 and result.masked_cells == 18 and (weights[5, :4] > 0).all(),
@@ -259,7 +259,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'quiz:causal-no-leak:option3': (('exactly', '0', '0', '0'), 'quiz:causal-no-leak'),
     'quiz:causal-no-leak:why1': (('every',), 'quiz:causal-no-leak'),
     'quiz:causal-no-leak:why2': (('never',), 'quiz:causal-no-leak'),
-    'quiz:pad-zero-trap:prompt': (('0.34', '0.05', '3', '0', '0.34', '1.40', '0.05', '1.05', '0', '1'), 'zero-score-trap'),
+    'quiz:pad-zero-trap:prompt': (('0.34', '0.05', '0', '0.34', '1.40', '0.05', '1.05', '0', '1'), 'zero-score-trap'),
     'quiz:pad-zero-trap:explanation': (('0', '0', '1', '1', '0.34', '0.05', '1', '3.46', '1', '3.46', '0.29', '0.30', '0.41', 'exactly', '0'), 'zero-score-trap'),
     'quiz:pad-zero-trap:option1': (('0%',), 'zero-score-trap'),
     'quiz:pad-zero-trap:option2': (('29%',), 'zero-score-trap'),
@@ -403,7 +403,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'lesson:BATCH_HOW': (('1',), 'lesson-definitions'),
     'lesson:CHEAT_HOW': (('1',), 'lesson-definitions'),
     'lesson:DROP_FAILURES': (('same', 'every', '1', '1', '1', '1'), 'dropout-scale'),
-    'lesson:DROP_INTRO': (('every', '0', 'always', '0', '1', '1', '0.5', 'double', '0.1', '1.11', '1'), 'dropout-scale'),
+    'lesson:DROP_INTRO': (('every', '0', 'always', '0', '1', '1', '0.5', 'double', '0.1', '1.11'), 'dropout-scale'),
     'lesson:DROP_TASK': (('0.5',), 'dropout-scale'),
     'lesson:EMPTY_ROW_HOW': (('1', '1', '1', 'every', '0', '0', 'every', 'same', '2.4', '2.5', 'never'), 'lesson-definitions'),
     'lesson:INFERENCE_HOW': (('same', 'same', 'every'), 'lesson-definitions'),
@@ -429,7 +429,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'page:5_Shapes_and_memory:Both axes are logarithmic. Each step rig': (('doubles', '4', '2', '4', 'halves', '1', '1,000,000'), 'score-memory'),
     'page:5_Shapes_and_memory:FlashAttention computes the same output ': (('same', 'every'), 'score-memory'),
     'page:5_Shapes_and_memory:Open the Lab, type a longer sentence (up': (('16',), 'score-memory'),
-    'page:5_Shapes_and_memory:The scores hold one number for every (qu': (('every', 'every', 'twice', 'twice', '2'), 'score-memory'),
+    'page:5_Shapes_and_memory:The scores hold one number for every (qu': (('every', 'every'), 'score-memory'),
+    'page:5_Shapes_and_memory:T appears twice, so twice the context me': (('twice', 'twice'), 'score-memory'),
+    'page:5_Shapes_and_memory:GPT-2 sizes: h = ': (('2',), 'score-memory'),
     'page:6_One_row_by_hand:Where does every number in one row of th': (('every',), 'lesson-definitions'),
     'page:6_One_row_by_hand:Pick a query word and a head; the tables': (('same',), 'lesson-definitions'),
     'page:6_One_row_by_hand:\n- The causal mask blocks every key to t': (('every', 'every', '1', '1', '1'), 'lesson-definitions'),
