@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from attn_core import Result
+from attn_core import Result, maths
 from attn_ui.figures.layout import LAB, MapStyle, base_layout, heatmap_cells
 from attn_ui.figures.palette import (
     BLACK_TEXT_FROM,
@@ -60,11 +61,54 @@ def cell_status(result: Result, head: int) -> np.ndarray:
     return status
 
 
+@dataclass(frozen=True)
+class MapCells:
+    """What a map draws, whatever made the weights: the Lab's Result (result_cells) or a trained model's learned
+    weights (learned_cells). All arrays (T, T) and read as given; labels already escaped for Plotly."""
+
+    words: tuple[str, ...]  # one escaped word a position, for the hover text
+    weights: np.ndarray  # the weights drawn
+    before: np.ndarray  # the weights before dropout (equal to weights without it)
+    status: np.ndarray  # 'legal', 'future', 'padding', 'both' or 'dropped' (cell_status)
+    blocked: np.ndarray  # bool: drawn grey
+    x_labels: tuple[str, ...]  # key labels (top axis)
+    y_labels: tuple[str, ...]  # query labels
+
+
+def result_cells(result: Result, head: int | None = None) -> MapCells:
+    """One head of a Lab Result (0-based; default: the head in view)."""
+    head = result.view_index if head is None else head
+    weights = result.weights[head]  # (T, T)
+    return MapCells(
+        words=tuple(plotly_escape(label) for label in result.labels),
+        weights=weights,
+        before=result.weights_before_dropout[head],
+        status=cell_status(result, head),
+        blocked=result.blocked[head] & (weights == 0),  # the zero-score trap gives blocked cells weight
+        x_labels=tuple(axis_labels(result, joiner="<br>")),
+        y_labels=tuple(axis_labels(result)),
+    )
+
+
+def learned_cells(weights: np.ndarray, words: tuple[str, ...], causal: bool = True) -> MapCells:
+    """A trained model's weights of one head (T, T) on the tokens `words` (shown as given, escaped here).
+
+    The grey cells are the ones the causal mask blocked while the model ran (the core's own causal_mask); the
+    model has no padding and no dropout at inference, so no cell is PAD or dropped."""
+    length = len(words)
+    future = maths.causal_mask(length) if causal else np.zeros((length, length), dtype=bool)  # (T, T)
+    status = np.where(future, "future", "legal").astype(object)  # (T, T)
+    escaped = tuple(plotly_escape(word) for word in words)
+    return MapCells(escaped, weights, weights, status, future & (weights == 0), escaped, escaped)
+
+
 def hover_lines(result: Result, head: int, status: np.ndarray) -> list[list[str]]:
     """What the mouse says over each cell: query, key, weight, and why a cell is blocked or dropped."""
     words = [plotly_escape(label) for label in result.labels]
-    weights = result.weights[head]
-    before = result.weights_before_dropout[head]
+    return _hover(words, result.weights[head], result.weights_before_dropout[head], status)
+
+
+def _hover(words, weights: np.ndarray, before: np.ndarray, status: np.ndarray) -> list[list[str]]:
     why = {
         "future": "blocked: this key comes after the query (future)",
         "padding": "blocked: this key is a PAD token",
@@ -97,21 +141,26 @@ def attention_map_spec(
 ) -> dict:
     """The weight table of one head (0-based; default: the head in view), blocked cells grey, as the plain
     figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it)."""
-    head = result.view_index if head is None else head
-    length = len(result.tokens)
-    weights = result.weights[head]  # (T, T)
-    blocked = result.blocked[head] & (weights == 0)  # the zero-score trap gives blocked cells weight
-    status = cell_status(result, head)
-    labels = axis_labels(result)
+    return cells_map_spec(result_cells(result, head), selected_row, style, title)
+
+
+def cells_map_spec(cells: MapCells, selected_row: int | None = None, style: MapStyle = LAB,
+                   title: str | None = None) -> dict:
+    """The map of any MapCells (see attention_map_spec)."""
+    length = len(cells.words)
+    weights, blocked, status = cells.weights, cells.blocked, cells.status  # (T, T) each
     positions = list(range(length))
     font = max(8, style.cell_font - max(0, length - 8))  # long sentences get smaller numbers
 
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
     cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
+    if not style.cell_text:
+        cell_text[:] = ""  # too many cells for readable numbers: colour, hover and the table carry them
     cell_text[blocked] = ""
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
     grey = ~np.isnan(kind)
-    texts = np.where(kind == 0, "·" if length > 10 else "future", np.where(grey, "PAD", cell_text))
+    future_mark = "·" if length > 10 else "future"
+    texts = np.where(kind == 0, future_mark if style.cell_text else "", np.where(grey, "PAD", cell_text))
     colours = np.where(grey, GREY_TEXT, np.where(weights >= BLACK_TEXT_FROM, TEXT_ON_LIGHT, TEXT_ON_DARK))
     labels_drawn = [_coloured(colour, text) for colour, text in zip(colours.ravel(), texts.ravel(), strict=True)]
     sizes = np.where(grey, max(8, font - 3), font).ravel().tolist()
@@ -130,14 +179,15 @@ def attention_map_spec(
         },
         {
             "type": "scatter", "name": "cells", "x": cols.ravel().tolist(), "y": rows.ravel().tolist(),
-            "mode": "markers+text", "marker": {"symbol": "square", "size": 28, "opacity": 0},
+            "mode": "markers+text", "marker": {"symbol": "square", "size": 28 if style.cell_text else 12,
+                                               "opacity": 0},
             "text": labels_drawn, "textposition": "middle center", "textfont": {"size": sizes},
             "selected": {"marker": {"opacity": 0}}, "unselected": {"marker": {"opacity": 0}},
-            "hovertext": [line for row in hover_lines(result, head, status) for line in row],
+            "hovertext": [line for row in _hover(cells.words, weights, cells.before, status) for line in row],
             "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
         },
     ]
-    layout = _layout(axis_labels(result, joiner="<br>"), labels, style, title)
+    layout = _layout(list(cells.x_labels), list(cells.y_labels), style, title)
     if selected_row is not None and 0 <= selected_row < length:
         layout["shapes"] = [{
             "type": "rect", "x0": -0.5, "x1": length - 0.5, "y0": selected_row - 0.5, "y1": selected_row + 0.5,
