@@ -40,6 +40,22 @@ SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=640)  # leaves room for 
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
+LEARNED = MapStyle(height=430, cell_font=11, axis_font=11, show_scale=True, show_titles=True, margin=6,
+                   cell_text=False)  # a trained model's map of 24 tokens: numbers would be below 11 px
+LEARNED_PROJECTOR = dataclasses.replace(LEARNED, height=560, axis_font=16)
+
+
+@dataclass(frozen=True)
+class ChartStyle:
+    """How large a line or bar chart is drawn: on a page, or on a projector."""
+
+    height: int = 330
+    font: int = 13  # ticks, legend and labels; never below 11 px
+    title_font: int = 15
+
+
+CHART = ChartStyle()
+CHART_PROJECTOR = ChartStyle(height=440, font=20, title_font=22)
 
 
 def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:

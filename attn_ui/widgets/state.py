@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attn_core import QUERY_KEYS, Settings, compute
+from attn_core.training.choices import TrainChoice
 
 SETTINGS_KEY = "lab.settings"  # the Settings on screen, kept across pages
 WRITTEN_KEY = "lab.written"  # the query we last wrote, to tell our own URL from a new link
@@ -36,6 +37,25 @@ def cached_compute(settings: Settings):
     Settings is a frozen dataclass whose repr names every field, so its repr is its key (about 1 ms a click
     cheaper than Streamlit's generic hashing of the object)."""
     return compute(settings)
+
+
+class RunStopped(Exception):
+    """A training run was stopped before its end: nothing is cached."""
+
+
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs={TrainChoice: repr})
+def cached_training(choice: TrainChoice, _live=None):
+    """The second cache, of training Results: a run is a function of its choice and seed, so one finished run
+    serves every session (a class pressing Train on the same settings costs one run).
+
+    Called by the run board's worker thread with `_live` (left out of the key), which is told every Progress
+    and may stop the run; a stopped or failed run raises, so nothing half-trained is ever cached.
+    """
+    last = None
+    for last in choice.progress():
+        if _live is not None and not _live.publish(last):
+            raise RunStopped(choice)
+    return last.result
 
 
 def url_params() -> dict[str, list[str]]:

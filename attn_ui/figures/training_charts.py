@@ -1,0 +1,106 @@
+"""Figures of the "Train it yourself" page: loss curves that grow while a model trains, the dropout bars, and the
+learned attention maps (through maps.learned_cells, the Lab's own map). They draw; they never call st.*.
+
+A chart's x axis is fixed to the whole run from the start, so a live curve grows into its frame instead of the
+frame stretching under it. Reference levels (the true entropy, chance) are dotted grey lines named at their end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from attn_core.training.experiments import Curve, DropoutResult, HeadsResult
+from attn_ui.figures import maps
+from attn_ui.figures.layout import CHART, LEARNED, ChartStyle, MapStyle, base_layout
+from attn_ui.figures.palette import CURVE_COLOURS, CURVE_DASHES, LEVEL_COLOUR
+from attn_ui.words import training_words as words
+from attn_ui.words.escape import plotly_escape
+
+HEADROOM = 1.08  # the y axis reaches this far above the highest loss or level
+
+
+def _axes(style: ChartStyle, total_steps: int, top: float) -> dict:
+    tick = {"size": style.font}
+    return {
+        "xaxis": {"range": [0, total_steps], "title": {"text": words.STEP_AXIS, "font": tick}, "tickfont": tick,
+                  "fixedrange": True, "zeroline": False},
+        "yaxis": {"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
+                  "fixedrange": True, "zeroline": False},
+    }
+
+
+def curves_spec(
+    groups: Sequence[tuple[str, Sequence[Curve]]],
+    levels: Sequence[tuple[str, float]],
+    total_steps: int,
+    style: ChartStyle = CHART,
+    title: str | None = None,
+) -> dict:
+    """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
+    reference levels, as a plain figure dict for ReadyFigure."""
+    traces, highest = [], max([value for _, value in levels] or [1.0])
+    for index, (model, curves) in enumerate(groups):
+        latest = index == len(groups) - 1
+        for curve in curves:
+            name = words.CURVE_LABELS.get(curve.name, curve.name)
+            traces.append({
+                "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),
+                "x": list(curve.steps), "y": list(curve.losses),
+                "line": {"color": CURVE_COLOURS.get(curve.name, LEVEL_COLOUR), "width": 3 if latest else 2,
+                         "dash": CURVE_DASHES.get(curve.name, "solid")},
+                "opacity": 1.0 if latest else 0.55,
+                "hovertemplate": f"{plotly_escape(name)}: %{{y:.4f}} at step %{{x}}<extra></extra>",
+            })
+            highest = max(highest, *curve.losses)
+    shapes, notes = [], []
+    for label, value in levels:
+        shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": value, "y1": value,
+                       "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}})
+        notes.append({"xref": "paper", "x": 1, "xanchor": "right", "y": value, "yanchor": "bottom",
+                      "text": plotly_escape(f"{label} {value:.2f}"), "showarrow": False,
+                      "font": {"size": style.font, "color": LEVEL_COLOUR}})
+    layout = base_layout(
+        style.height, {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        **_axes(style, total_steps, highest * HEADROOM), shapes=shapes, annotations=notes,
+        legend={"orientation": "h", "y": -0.22, "x": 0, "font": {"size": style.font}},
+        hovermode="closest",
+    )
+    if title:
+        layout["title"] = {"text": plotly_escape(title), "x": 0, "font": {"size": style.title_font}}
+    return {"data": traces, "layout": layout}
+
+
+def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
+    """Training and held-out loss at the end, one pair of bars a dropout p, the true entropy as a level."""
+    rates = [words.rate_label(run.p) for run in result.runs]
+    traces = []
+    for name, values in (("train", [run.train_loss for run in result.runs]),
+                         ("held_out", [run.held_out_loss for run in result.runs])):
+        traces.append({
+            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values,
+            "marker": {"color": CURVE_COLOURS[name]}, "text": [f"{v:.2f}" for v in values],
+            "textposition": "outside", "textfont": {"size": style.font}, "cliponaxis": False,
+            "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
+        })
+    top = max(run.held_out_loss for run in result.runs) * 1.2
+    tick = {"size": style.font}
+    layout = base_layout(
+        style.height, {"l": 10, "r": 10, "t": 10, "b": 10}, barmode="group",
+        xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
+        yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
+               "fixedrange": True},
+        shapes=[{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": result.entropy, "y1": result.entropy,
+                 "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}}],
+        annotations=[{"xref": "paper", "x": 1, "xanchor": "right", "y": result.entropy, "yanchor": "bottom",
+                      "text": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "showarrow": False,
+                      "font": {"size": style.font, "color": LEVEL_COLOUR}}],
+        legend={"orientation": "h", "y": -0.15, "x": 0, "font": tick},
+    )
+    return {"data": traces, "layout": layout}
+
+
+def learned_map_spec(result: HeadsResult, layer: int, head: int, selected_row: int | None = None,
+                     style: MapStyle = LEARNED) -> dict:
+    """One head's learned weights (1-based layer and head) on the example sequence, drawn by the Lab's map."""
+    cells = maps.learned_cells(result.weight_map(layer, head), words.example_tokens(result))
+    return maps.cells_map_spec(cells, selected_row, style)

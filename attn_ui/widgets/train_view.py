@@ -1,0 +1,321 @@
+"""The Streamlit pieces of "Train it yourself": the page's state in the URL, its controls, and the training panel.
+
+State flows as on every page: the URL (or the session) -> one TrainChoice -> a result -> figures and words. The
+panel is a fragment: Train and Stop rerun only it, and while a run trains it loops, redrawing the progress bar and
+the curves when the run has moved (at most a few times a second). Any other click reruns the page, which ends
+the loop; the run itself lives on in the run board and the loop picks it up again on the next run.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from types import MappingProxyType
+
+import streamlit as st
+from streamlit.errors import StreamlitInvalidLayoutContextError
+
+from attn_core.training import PRESETS
+from attn_core.training.choices import (
+    EXPERIMENTS,
+    HEAD_OPTIONS,
+    LAYER_OPTIONS,
+    RATE_OPTIONS,
+    SEED_LIMIT,
+    STEP_BOUNDS,
+    TrainChoice,
+    coerce,
+    from_query,
+    preset_choice,
+)
+from attn_ui.figures import layout
+from attn_ui.figures import training_charts as charts
+from attn_ui.figures.layout import download_config
+from attn_ui.figures.plotly_fast import ReadyFigure
+from attn_ui.widgets import classroom, panels
+from attn_ui.widgets.state import cached_training
+from attn_ui.widgets.training_runs import LiveRun, RunView, run_board
+from attn_ui.words import training_words as words
+
+QUERY_KEYS = ("exp", "heads", "layers", "p", "steps", "seed")
+VIEW_KEYS = ("show", "mode")  # the mask experiment's model on view; projector mode
+CHOICE_KEY, WRITTEN_KEY = "train.choice", "train.written"  # the choice on screen; the query we last wrote
+WATCH_KEY, VIEWER_KEY = "train.watch", "train.viewer"  # the run this session watches; who this session is
+PROJECTOR_KEY = "train.projector"
+WIDGETS = MappingProxyType({"train.heads": "heads", "train.layers": "layers", "train.rates": "rates",
+                            "train.steps": "steps", "train.seed": "seed"})  # widget key -> TrainChoice field
+REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at most
+STILL = MappingProxyType({"displayModeBar": False})
+
+
+# --- state: URL <-> session <-> widgets ----------------------------------------------------------------------
+
+
+def _url() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params if key in QUERY_KEYS}
+
+
+def _set_widgets(choice: TrainChoice) -> None:
+    st.session_state["train.exp"] = choice.experiment
+    for key, field in WIDGETS.items():
+        value = getattr(choice, field)
+        st.session_state[key] = list(value) if field == "rates" else value
+
+
+def incoming_choice() -> tuple[TrainChoice, list[str], bool]:
+    """(the choice to show, notes on a fixed link, whether it came from a new link). A URL we did not write wins;
+    otherwise the session's own choice, so a trip to another page and back keeps it."""
+    params = _url()
+    stored = st.session_state.get(CHOICE_KEY)
+    if stored is not None and (not params or params == st.session_state.get(WRITTEN_KEY)):
+        return stored, [], False
+    choice, notes = from_query(params)
+    _set_widgets(choice)
+    return choice, notes, True
+
+
+def _experiment_changed() -> None:
+    _set_widgets(preset_choice(st.session_state["train.exp"]))
+
+
+def controls(choice: TrainChoice) -> TrainChoice:
+    """The experiment and its switches; returns the choice they describe."""
+    state = st.session_state
+    if "train.exp" not in state:
+        _set_widgets(choice)
+    st.segmented_control(words.EXPERIMENT_LABEL, EXPERIMENTS, key="train.exp", required=True,
+                         format_func=words.EXPERIMENT_NAMES.__getitem__, on_change=_experiment_changed)
+    experiment = state["train.exp"]
+    fewest, most, step = STEP_BOUNDS[experiment]
+    with st.container(horizontal=True, gap="medium", key="train-switches"):
+        st.segmented_control(words.SETTINGS_LABELS["heads"], HEAD_OPTIONS, key="train.heads", required=True,
+                             help=words.SETTINGS_HELP["heads"])
+        if experiment == "heads":
+            st.segmented_control(words.SETTINGS_LABELS["layers"], LAYER_OPTIONS, key="train.layers", required=True,
+                                 help=words.SETTINGS_HELP["layers"])
+        if experiment == "dropout":
+            st.pills(words.SETTINGS_LABELS["rates"], RATE_OPTIONS, selection_mode="multi", key="train.rates",
+                     format_func=lambda p: f"{p:g}", help=words.SETTINGS_HELP["rates"])
+        state["train.steps"] = min(max(state.get("train.steps", fewest), fewest), most)
+        st.slider(words.SETTINGS_LABELS["steps"], fewest, most, step=step, key="train.steps",
+                  help=words.SETTINGS_HELP["steps"], width=260)
+        st.number_input(words.SETTINGS_LABELS["seed"], 0, SEED_LIMIT, step=1, key="train.seed",
+                        help=words.SETTINGS_HELP["seed"], width=130)
+    rates = tuple(state.get("train.rates") or ()) or None
+    chosen, notes = coerce(experiment, heads=state["train.heads"], layers=state.get("train.layers"), rates=rates,
+                           steps=state["train.steps"], seed=int(state["train.seed"]))
+    panels.show_notes(notes)
+    return chosen
+
+
+def remember(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
+    """Keep the choice for this session and mirror it (and the view keys) into the URL."""
+    st.session_state[CHOICE_KEY] = choice
+    query = choice.to_query()
+    st.session_state[WRITTEN_KEY] = {key: [value] for key, value in query.items()}
+    view = {"show": "" if show_masked or choice.experiment != "mask" else "off",
+            "mode": classroom.PROJECTOR if projector else ""}
+    wanted = {**query, **{k: v for k, v in view.items() if v}}
+    current = {key: values[-1] for key, values in ((k, st.query_params.get_all(k)) for k in st.query_params)
+               if key in (*QUERY_KEYS, *VIEW_KEYS)}
+    if current != wanted:
+        for key in list(st.query_params):
+            if key in QUERY_KEYS or key in VIEW_KEYS:
+                del st.query_params[key]
+        st.query_params.update(wanted)
+
+
+def show_masked_switch(choice: TrainChoice, from_link: bool) -> bool:
+    """The mask experiment's switch between its two trained models (a view, like the Lab's projector mode)."""
+    if choice.experiment != "mask":
+        return True
+    if from_link or "train.show" not in st.session_state:
+        st.session_state["train.show"] = (classroom.url_value("show") or "").strip().lower() != "off"
+    return st.toggle(words.SHOW_MASKED, key="train.show", help=words.SHOW_MASKED_HELP)
+
+
+# --- the training panel ------------------------------------------------------------------------------------
+
+
+def _viewer() -> str:
+    if VIEWER_KEY not in st.session_state:
+        st.session_state[VIEWER_KEY] = uuid.uuid4().hex
+    return st.session_state[VIEWER_KEY]
+
+
+def _watched(choice: TrainChoice) -> LiveRun | None:
+    """The run this session watches, if it is of this choice; a run of another choice is left."""
+    run = st.session_state.get(WATCH_KEY)
+    if run is not None and run.choice != choice:
+        run_board().release(run, _viewer())
+        st.session_state.pop(WATCH_KEY, None)
+        return None
+    return run
+
+
+def _train(choice: TrainChoice) -> None:
+    st.session_state[WATCH_KEY] = run_board().request(choice, _viewer())
+
+
+def _stop() -> None:
+    run = st.session_state.pop(WATCH_KEY, None)
+    if run is not None:
+        run_board().release(run, _viewer())
+    st.session_state["train.stopped"] = True
+
+
+@st.fragment
+def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
+    """Train / Stop, the estimate or the queue, the live curves, then the result."""
+    run = _watched(choice)
+    active = run is not None and run.active
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key="train-buttons"):
+        st.button(words.TRAIN_BUTTON, key="train.go", type="primary", icon=":material/model_training:",
+                  disabled=active, on_click=_train, args=(choice,))
+        st.button(words.STOP_BUTTON, key="train.stop", icon=":material/stop:", disabled=not active, on_click=_stop)
+    status = st.empty()
+    if active:
+        _follow(run, status, choice, projector)
+        _rerun_panel()  # draw the buttons and the result of the finished run
+    view = run.view() if run is not None else None
+    result = None
+    if view is not None and view.status == "done":
+        result = view.result
+        status.caption(words.done_text(view.elapsed, len(run.watchers) > 1))
+    elif view is not None and view.status == "failed":
+        status.error(words.failed_text(view.error), icon=":material/error:")
+    elif run_board().is_finished(choice):
+        result = cached_training(choice)
+    elif choice.is_preset:
+        result = PRESETS[choice.experiment].shipped()
+        status.caption(words.PRESET_SHOWN)
+    if result is None:
+        if st.session_state.pop("train.stopped", False):
+            st.info(words.STOPPED, icon=":material/stop_circle:")
+        status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+        return
+    show_result(result, show_masked, projector)
+
+
+def _rerun_panel() -> None:
+    """Rerun only the panel when this is a fragment run (Train pressed in the browser), else the page."""
+    try:
+        st.rerun(scope="fragment")
+    except StreamlitInvalidLayoutContextError:
+        st.rerun()
+
+
+def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
+    """Redraw the live run until it ends. Every pass writes the status line, so a click elsewhere, which
+    Streamlit delivers at the next element written, never waits long."""
+    bar, chart, words_box = st.empty(), st.empty(), st.empty()
+    drawn, last_draw = -1, 0.0
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    while True:
+        view = run.view()
+        if not run.active:
+            return
+        if view.status == "waiting":
+            ahead, wait = run_board().ahead_of(run)
+            status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
+        else:
+            stage = words.stage_text(choice, view.stages[-1][0] if view.stages else "")
+            status.caption(words.training_text(stage, view.fraction, view.elapsed, view.estimate))
+        if view.version != drawn and view.stages and time.monotonic() - last_draw >= REDRAW_EVERY:
+            _draw_live(view, choice, bar, chart, words_box, style)
+            drawn, last_draw = view.version, time.monotonic()
+        run.wait(view.version, REDRAW_EVERY)
+
+
+def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style) -> None:
+    bar.progress(min(view.fraction, 1.0), text=f"{view.fraction:.0%}")
+    groups = [(stage if len(view.stages) > 1 else "", curves) for stage, curves in view.stages]
+    spec = charts.curves_spec(groups, (), choice.steps, style)
+    chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=dict(STILL),
+                       alt=words.chart_alt(words.EXPERIMENT_NAMES[choice.experiment], groups, ()))
+    words_box.markdown(words.curves_in_words(groups, ()))
+
+
+# --- results ---------------------------------------------------------------------------------------------------
+
+
+def curves_chart(groups, levels, total_steps: int, projector: bool, name: str, title: str | None = None) -> None:
+    """A loss chart with its text alternative and, under it, every curve in words."""
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    spec = charts.curves_spec(groups, levels, total_steps, style, title)
+    st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
+                    alt=words.chart_alt(title or name, groups, levels))
+    if not projector:
+        with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
+            st.markdown(words.curves_in_words(groups, levels))
+
+
+def show_result(result, show_masked: bool, projector: bool) -> None:
+    kind = type(result).__name__
+    if kind == "MaskResult":
+        show_mask(result, show_masked, projector)
+    elif kind == "HeadsResult":
+        show_heads(result, projector)
+    else:
+        show_dropout(result, projector)
+
+
+def show_mask(result, show_masked: bool, projector: bool) -> None:
+    run = result.masked if show_masked else result.unmasked
+    name = words.model_name(run)
+    left, right = st.columns([1.5, 1], gap="medium")
+    with left:
+        curves_chart([("", run.curves)], words.mask_levels(result), result.config.train.steps, projector,
+                     f"mask-{name.replace(' ', '-')}", title=name)
+    with right:
+        panels.metric_tiles(words.mask_tiles(run), columns=2)
+        st.markdown(words.samples_markdown(result, run))
+    if not projector:
+        st.markdown(words.mask_verdict(result))
+
+
+def show_heads(result, projector: bool) -> None:
+    left, right = st.columns([1.5, 1], gap="medium")
+    with left:
+        curves_chart([("", result.curves)], words.heads_levels(result), result.config.train.steps, projector,
+                     "heads")
+    with right:
+        st.markdown(words.heads_verdict(result))
+    st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
+    st.dataframe(words.heads_rows(result), hide_index=True)
+    if not projector:
+        st.caption(words.HEADS_TABLE_HOW)
+    options = [(score.layer, score.head) for score in result.heads]
+    default = max(options, key=lambda lh: result.heads[options.index(lh)].induction)
+    picked = st.segmented_control(words.MAP_PICK, options, default=default, key="train.map", required=True,
+                                  format_func=lambda lh: f"layer {lh[0]}, head {lh[1]}")
+    layer, head = picked if picked in options else default
+    selection = st.session_state.get("train.map_click")
+    points = selection.selection.points if selection else []
+    row = int(points[0]["y"]) if points and isinstance(points[0].get("y"), int | float) else None
+    style = layout.LEARNED_PROJECTOR if projector else layout.LEARNED
+    spec = charts.learned_map_spec(result, layer, head, row, style)
+    st.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select="rerun", selection_mode="points",
+                    config=download_config(f"learned-layer{layer}-head{head}"), alt=words.map_alt(result, layer, head))
+    if row is not None and 0 <= row < len(result.example):
+        st.markdown(words.map_row_sentence(result, layer, head, row))
+    if not projector:
+        st.caption(words.MAP_HOW)
+        box = st.expander(words.MAP_TABLE, icon=":material/table:", key="train.map_table", on_change="rerun")
+        if box.open:
+            with box:
+                st.table(words.map_rows(result, layer, head))
+
+
+def show_dropout(result, projector: bool) -> None:
+    left, right = st.columns([1.5, 1], gap="medium")
+    groups = [(words.rate_label(run.p), run.curves) for run in result.runs]
+    with left:
+        curves_chart(groups, words.dropout_levels(result), result.config.train.steps, projector, "dropout")
+    with right:
+        st.subheader(words.DROPOUT_HEADING, anchor=False)
+        style = layout.CHART_PROJECTOR if projector else layout.CHART
+        st.plotly_chart(ReadyFigure(charts.dropout_bars_spec(result, style)), key="train.dropout_bars",
+                        config=download_config("dropout-end"), alt=words.dropout_verdict(result))
+        st.dataframe(words.dropout_rows(result), hide_index=True)
+    st.markdown(words.dropout_verdict(result))
