@@ -40,9 +40,10 @@ SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=640)  # leaves room for 
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
-LEARNED = MapStyle(height=430, cell_font=11, axis_font=11, show_scale=True, show_titles=True, margin=6,
-                   cell_text=False)  # a trained model's map of 24 tokens: numbers would be below 11 px
-LEARNED_PROJECTOR = dataclasses.replace(LEARNED, height=560, axis_font=16)
+# A trained model's map of 24 tokens: numbers in the cells would be below 11 px, and a colour bar would take a
+# phone a third of the width (the legend under the map says what the colours mean). Axis titles are 2 px smaller.
+LEARNED = MapStyle(height=440, cell_font=11, axis_font=13, show_scale=False, margin=6, cell_text=False)
+LEARNED_PROJECTOR = dataclasses.replace(LEARNED, height=600, axis_font=18)
 
 
 @dataclass(frozen=True)

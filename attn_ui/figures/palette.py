@@ -72,4 +72,5 @@ BLACK_TEXT_FROM = _black_text_from()  # about 0.44 for viridis; computed once, a
 CURVE_COLOURS = MappingProxyType({"train": "#3e7cc4", "held_out": "#e8710a", "generating": "#2e9d5b",
                                   "repeat": "#b5489a"})
 CURVE_DASHES = MappingProxyType({"train": "solid", "held_out": "dash", "generating": "dot", "repeat": "dashdot"})
+MODEL_COLOURS = ("#3e7cc4", "#e8710a", "#2e9d5b", "#b5489a")  # several models in one chart: one colour a model
 LEVEL_COLOUR = "#8c8c8c"  # a reference level (true entropy, chance): grey, dotted

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from attn_core.training.experiments import Curve, DropoutResult, HeadsResult
 from attn_ui.figures import maps
 from attn_ui.figures.layout import CHART, LEARNED, ChartStyle, MapStyle, base_layout
-from attn_ui.figures.palette import CURVE_COLOURS, CURVE_DASHES, LEVEL_COLOUR
+from attn_ui.figures.palette import CURVE_COLOURS, CURVE_DASHES, LEVEL_COLOUR, MODEL_COLOURS
 from attn_ui.words import training_words as words
 from attn_ui.words.escape import plotly_escape
 
@@ -42,13 +42,13 @@ def curves_spec(
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
         for curve in curves:
+            colour = (MODEL_COLOURS[index % len(MODEL_COLOURS)] if len(groups) > 1
+                      else CURVE_COLOURS.get(curve.name, LEVEL_COLOUR))  # several models: colour names the model
             name = words.CURVE_LABELS.get(curve.name, curve.name)
             traces.append({
                 "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),
                 "x": list(curve.steps), "y": list(curve.losses),
-                "line": {"color": CURVE_COLOURS.get(curve.name, LEVEL_COLOUR), "width": 3 if latest else 2,
-                         "dash": CURVE_DASHES.get(curve.name, "solid")},
-                "opacity": 1.0 if latest else 0.55,
+                "line": {"color": colour, "width": 3 if latest else 2, "dash": CURVE_DASHES.get(curve.name, "solid")},
                 "hovertemplate": f"{plotly_escape(name)}: %{{y:.4f}} at step %{{x}}<extra></extra>",
             })
             highest = max(highest, *curve.losses)
@@ -82,6 +82,11 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
             "textposition": "outside", "textfont": {"size": style.font}, "cliponaxis": False,
             "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
         })
+    traces.append({  # the true entropy as a legend entry, not a label that could sit on a bar
+        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": rates,
+        "y": [result.entropy] * len(rates), "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"},
+        "hovertemplate": f"{words.ENTROPY_LEVEL} %{{y:.4f}}<extra></extra>",
+    })
     top = max(run.held_out_loss for run in result.runs) * 1.2
     tick = {"size": style.font}
     layout = base_layout(
@@ -89,11 +94,6 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
         xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
         yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
                "fixedrange": True},
-        shapes=[{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": result.entropy, "y1": result.entropy,
-                 "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}}],
-        annotations=[{"xref": "paper", "x": 1, "xanchor": "right", "y": result.entropy, "yanchor": "bottom",
-                      "text": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "showarrow": False,
-                      "font": {"size": style.font, "color": LEVEL_COLOUR}}],
         legend={"orientation": "h", "y": -0.15, "x": 0, "font": tick},
     )
     return {"data": traces, "layout": layout}

@@ -282,29 +282,34 @@ def show_heads(result, projector: bool) -> None:
     with right:
         st.markdown(words.heads_verdict(result))
     st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
-    st.dataframe(words.heads_rows(result), hide_index=True)
+    st.table(words.heads_rows(result), hide_index=True)
     if not projector:
         st.caption(words.HEADS_TABLE_HOW)
-    options = [(score.layer, score.head) for score in result.heads]
-    default = max(options, key=lambda lh: result.heads[options.index(lh)].induction)
-    picked = st.segmented_control(words.MAP_PICK, options, default=default, key="train.map", required=True,
-                                  format_func=lambda lh: f"layer {lh[0]}, head {lh[1]}")
-    layer, head = picked if picked in options else default
+    names = {f"layer {score.layer}, head {score.head}": score for score in result.heads}
+    strongest = max(names, key=lambda name: names[name].induction)
+    shape = f"{result.config.layers}x{result.config.heads}"  # another model shape, another set of options
+    board, notes = st.columns([1.3, 1], gap="medium")
+    picked = notes.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
+                         key=f"train.map.{shape}")
+    score = names.get(picked, names[strongest])
+    layer, head = score.layer, score.head
     selection = st.session_state.get("train.map_click")
     points = selection.selection.points if selection else []
     row = int(points[0]["y"]) if points and isinstance(points[0].get("y"), int | float) else None
     style = layout.LEARNED_PROJECTOR if projector else layout.LEARNED
     spec = charts.learned_map_spec(result, layer, head, row, style)
-    st.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select="rerun", selection_mode="points",
-                    config=download_config(f"learned-layer{layer}-head{head}"), alt=words.map_alt(result, layer, head))
-    if row is not None and 0 <= row < len(result.example):
-        st.markdown(words.map_row_sentence(result, layer, head, row))
-    if not projector:
-        st.caption(words.MAP_HOW)
-        box = st.expander(words.MAP_TABLE, icon=":material/table:", key="train.map_table", on_change="rerun")
-        if box.open:
-            with box:
-                st.table(words.map_rows(result, layer, head))
+    board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select="rerun", selection_mode="points",
+                       config=download_config(f"learned-layer{layer}-head{head}"),
+                       alt=words.map_alt(result, layer, head))
+    with notes:
+        if row is not None and 0 <= row < len(result.example):
+            st.markdown(words.map_row_sentence(result, layer, head, row))
+        if not projector:
+            st.caption(words.MAP_HOW)
+            box = st.expander(words.MAP_TABLE, icon=":material/table:", key="train.map_table", on_change="rerun")
+            if box.open:
+                with box:
+                    st.table(words.map_rows(result, layer, head))
 
 
 def show_dropout(result, projector: bool) -> None:
@@ -317,5 +322,5 @@ def show_dropout(result, projector: bool) -> None:
         style = layout.CHART_PROJECTOR if projector else layout.CHART
         st.plotly_chart(ReadyFigure(charts.dropout_bars_spec(result, style)), key="train.dropout_bars",
                         config=download_config("dropout-end"), alt=words.dropout_verdict(result))
-        st.dataframe(words.dropout_rows(result), hide_index=True)
+        st.table(words.dropout_rows(result), hide_index=True)
     st.markdown(words.dropout_verdict(result))

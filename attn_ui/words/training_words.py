@@ -73,14 +73,16 @@ CURVES_IN_WORDS = "The curves in words"
 SAMPLES_HEADING = "What it writes"
 HEADS_TABLE_HEADING = "Per head: what it looks at, and what silencing it costs"
 HEADS_TABLE_HOW = (
-    "**Previous-token**: weight on the token just before. **Duplicate-token**: weight on the earlier copy of "
+    "**L** is the layer, **H** the head. **Previous-token**: weight on the token just before. **Duplicate-token**: "
+    "weight on the earlier copy of "
     "the current token. **Induction**: weight on the token right after that earlier copy. **Silenced**: the loss "
     "on the repeat with this head's output set to zero."
 )
 MAP_PICK = "Map of"
 MAP_HOW = (
     "The learned weights of one head on one held-out sequence, inference mode, drawn by the Lab's own map. "
-    "Tokens are letters; grey cells are the future the causal mask blocks. Click a row to read it."
+    "Tokens are letters. Colour is the weight, from dark purple (none) to yellow (all of the row); grey cells are "
+    "the future the causal mask blocks. Click a row to read it."
 )
 MAP_TABLE = "The map as a table"
 DROPOUT_HEADING = "At the end of training"
@@ -228,9 +230,9 @@ def heads_levels(result: HeadsResult) -> tuple[tuple[str, float], ...]:
 def heads_rows(result: HeadsResult) -> list[dict[str, str]]:
     """The head table, one row a head, numbers as the page prints them."""
     return [
-        {"head": f"layer {score.layer}, head {score.head}", "previous-token": f"{score.previous_token:.3f}",
+        {"head": f"L{score.layer} H{score.head}", "previous-token": f"{score.previous_token:.3f}",
          "duplicate-token": f"{score.duplicate_token:.3f}", "induction": f"{score.induction:.3f}",
-         "loss on the repeat, silenced": f"{score.silenced_repeat_loss:.2f}"}
+         "silenced": f"{score.silenced_repeat_loss:.2f}"}
         for score in result.heads
     ]
 
