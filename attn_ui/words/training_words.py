@@ -26,7 +26,7 @@ EXPERIMENT_NAMES = MappingProxyType({"mask": "Mask off vs on", "heads": "Heads s
                                      "dropout": "Dropout against memorising"})
 EXPERIMENT_HOW = MappingProxyType({
     "mask": (
-        "Two models learn the same toy language, a small grammar around the lesson's words: one without the "
+        "Two models learn one toy language, a small grammar around the lesson's words: one without the "
         "causal mask, one with it. The **training loss** reads each sentence in one pass, the way the model "
         "trains. The **generating loss** gives the model only the words written so far, the way it is used: the "
         "future does not exist yet. The dotted line is the language's **true entropy**, the lowest loss any "
