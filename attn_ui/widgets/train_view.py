@@ -324,3 +324,33 @@ def show_dropout(result, projector: bool) -> None:
                         config=download_config("dropout-end"), alt=words.dropout_verdict(result))
         st.table(words.dropout_rows(result), hide_index=True)
     st.markdown(words.dropout_verdict(result))
+
+
+# --- lecture scenes ------------------------------------------------------------------------------------------
+
+
+def scene_story(preset: str) -> None:
+    """Beside a training scene's curves: the run's own numbers and the way to the experiment."""
+    result = PRESETS[preset].shipped()
+    st.markdown(words.scene_numbers(result))
+    st.page_link("pages/7_Train_it_yourself.py", label=words.SCENE_LINK_LABEL, icon=":material/model_training:",
+                 query_params={"exp": preset})
+
+
+def scene_board(preset: str, projector: bool) -> None:
+    """A training scene's board: the shipped curves (both models of the mask experiment side by side)."""
+    result = PRESETS[preset].shipped()
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    if preset == "mask":
+        panes = [(words.model_name(run), [("", run.curves)]) for run in result.runs]
+        levels = words.mask_levels(result)
+    else:
+        panes = [(words.EXPERIMENT_NAMES[preset], [("", result.curves)])]
+        levels = words.heads_levels(result)
+    for column, (title, groups) in zip(st.columns(len(panes)), panes, strict=True):
+        spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
+        column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{title}", config=download_config(f"scene-{preset}"),
+                            alt=words.chart_alt(title, groups, levels))
+    if not projector:
+        with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
+            st.markdown("\n".join(words.curves_in_words(groups, levels) for _, groups in panes))

@@ -212,6 +212,19 @@ def mask_verdict(result: MaskResult) -> str:
     )
 
 
+def scene_numbers(result) -> str:
+    """A training scene's numbers, from the shipped run: the final losses that the narration describes."""
+    if isinstance(result, MaskResult):
+        off, on = result.unmasked, result.masked
+        return (f"No mask: training loss **{off.train_loss:.4f}**, generating loss **{off.generating_loss:.2f}**. "
+                f"Mask on: **{on.train_loss:.4f}** and **{on.generating_loss:.4f}**; true entropy "
+                f"{result.entropy:.4f}, chance {result.chance_loss:.2f}.")
+    repeat = next(curve for curve in result.curves if curve.name == "repeat")
+    drop = _drop_step(repeat)
+    return (f"Loss on the repeat: **{repeat.losses[0]:.2f}** at the start, **{result.repeat_loss:.2f}** at step "
+            f"{repeat.steps[-1]}" + (f"; the steepest fall is just before step {drop}." if drop else "."))
+
+
 def samples_markdown(result: MaskResult, run: MaskRun) -> str:
     """The prompt and the generated continuations, every word escaped."""
     prompt = " ".join(md_escape(word) for word in result.config.prompt)
