@@ -163,7 +163,7 @@ def cells_map_spec(cells: MapCells, selected_row: int | None = None, style: MapS
     texts = np.where(kind == 0, future_mark if style.cell_text else "", np.where(grey, "PAD", cell_text))
     colours = np.where(grey, GREY_TEXT, np.where(weights >= BLACK_TEXT_FROM, TEXT_ON_LIGHT, TEXT_ON_DARK))
     labels_drawn = [_coloured(colour, text) for colour, text in zip(colours.ravel(), texts.ravel(), strict=True)]
-    sizes = np.where(grey, max(8, font - 3), font).ravel().tolist()
+    sizes = np.where(grey, max(8, font - 3), font).ravel().tolist() if style.cell_text else style.cell_font
     cols, rows = np.meshgrid(positions, positions)
     traces = [
         {
