@@ -24,6 +24,7 @@ if not projector:
     st.markdown(words.EXPERIMENT_HOW[choice.experiment])
 show_masked = train_view.show_masked_switch(choice, from_link)
 train_view.remember(choice, show_masked, projector)
+train_view.buttons(choice)
 train_view.training_panel(choice, show_masked, projector)
 if not projector:
     st.caption(words.PAGE_TASK)

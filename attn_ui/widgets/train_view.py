@@ -1,9 +1,9 @@
 """The Streamlit pieces of "Train it yourself": the page's state in the URL, its controls, and the training panel.
 
 State flows as on every page: the URL (or the session) -> one TrainChoice -> a result -> figures and words. The
-panel is a fragment: Train and Stop rerun only it, and while a run trains it loops, redrawing the progress bar and
-the curves when the run has moved (at most a few times a second). Any other click reruns the page, which ends
-the loop; the run itself lives on in the run board and the loop picks it up again on the next run.
+panel is a fragment: while a run trains it loops, redrawing the progress bar and the curves when the run has moved
+(at most a few times a second), then draws the result in the same run. A click outside it (Stop included) reruns
+the page, which ends the loop; the run itself lives on in the run board and the loop picks it up again.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import uuid
 from types import MappingProxyType
 
 import streamlit as st
-from streamlit.errors import StreamlitInvalidLayoutContextError
 
 from attn_core.training import PRESETS
 from attn_core.training.choices import (
@@ -160,23 +159,32 @@ def _train(choice: TrainChoice) -> None:
 def _stop() -> None:
     run = st.session_state.pop(WATCH_KEY, None)
     if run is not None:
+        st.session_state["train.stopped"] = run.active
         run_board().release(run, _viewer())
-    st.session_state["train.stopped"] = True
+
+
+def buttons(choice: TrainChoice) -> None:
+    """Train and Stop, outside the panel's fragment on purpose: a click outside a fragment reruns the page, and
+    Streamlit lets a page rerun cut a fragment's running loop short, whereas a click inside one would wait for
+    the loop to end. Train stays enabled during a run (pressing it again joins the same run)."""
+    run = _watched(choice)
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key="train-buttons"):
+        st.button(words.TRAIN_BUTTON, key="train.go", type="primary", icon=":material/model_training:",
+                  on_click=_train, args=(choice,))
+        st.button(words.STOP_BUTTON, key="train.stop", icon=":material/stop:",
+                  disabled=run is None or not run.active, on_click=_stop)
 
 
 @st.fragment
 def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
-    """Train / Stop, the estimate or the queue, the live curves, then the result."""
+    """The estimate or the queue, the live curves while a run trains, then the result (in the same run)."""
     run = _watched(choice)
-    active = run is not None and run.active
-    with st.container(horizontal=True, gap="small", vertical_alignment="center", key="train-buttons"):
-        st.button(words.TRAIN_BUTTON, key="train.go", type="primary", icon=":material/model_training:",
-                  disabled=active, on_click=_train, args=(choice,))
-        st.button(words.STOP_BUTTON, key="train.stop", icon=":material/stop:", disabled=not active, on_click=_stop)
     status = st.empty()
-    if active:
-        _follow(run, status, choice, projector)
-        _rerun_panel()  # draw the buttons and the result of the finished run
+    if run is not None and run.active:
+        live = st.empty()
+        with live.container():
+            _follow(run, status, choice, projector)
+        live.empty()
     view = run.view() if run is not None else None
     result = None
     if view is not None and view.status == "done":
@@ -197,17 +205,9 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     show_result(result, show_masked, projector)
 
 
-def _rerun_panel() -> None:
-    """Rerun only the panel when this is a fragment run (Train pressed in the browser), else the page."""
-    try:
-        st.rerun(scope="fragment")
-    except StreamlitInvalidLayoutContextError:
-        st.rerun()
-
-
 def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
-    """Redraw the live run until it ends. Every pass writes the status line, so a click elsewhere, which
-    Streamlit delivers at the next element written, never waits long."""
+    """Redraw the live run until it ends. Every pass writes the status line: a page rerun (a click elsewhere,
+    or Stop) takes effect at the next element written, so it never waits longer than one pass."""
     bar, chart, words_box = st.empty(), st.empty(), st.empty()
     drawn, last_draw = -1, 0.0
     style = layout.CHART_PROJECTOR if projector else layout.CHART

@@ -283,15 +283,15 @@ def map_alt(result: HeadsResult, layer: int, head: int) -> str:
 
 
 def map_rows(result: HeadsResult, layer: int, head: int) -> list[dict[str, str]]:
-    """The learned map as a table for screen readers: every weight, future cells written out."""
+    """The learned map as a table for screen readers, one row a query and every weight in words. Two columns,
+    not one a key, so the table wraps instead of scrolling sideways (24 key columns would)."""
     tokens = example_tokens(result)
-    names = [f"{position} {token}" for position, token in enumerate(tokens, start=1)]
     rows = []
     for query, weights in enumerate(result.maps[layer - 1][head - 1]):
-        row = {"query": names[query]}
-        for key, weight in enumerate(weights):
-            row[names[key]] = "blocked (future)" if key > query else f"{weight:.2f}"
-        rows.append(row)
+        seen = "; ".join(f"{key + 1} {tokens[key]} {weights[key]:.2f}" for key in range(query + 1))
+        later = len(tokens) - query - 1
+        blocked = f"; {later} later keys blocked (future)" if later else ""
+        rows.append({"query": f"{query + 1} {tokens[query]}", "weight on each key it may see": seen + blocked})
     return rows
 
 
