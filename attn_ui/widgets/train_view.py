@@ -43,7 +43,9 @@ WATCH_KEY, VIEWER_KEY = "train.watch", "train.viewer"  # the run this session wa
 PROJECTOR_KEY = "train.projector"
 WIDGETS = MappingProxyType({"train.heads": "heads", "train.layers": "layers", "train.rates": "rates",
                             "train.steps": "steps", "train.seed": "seed"})  # widget key -> TrainChoice field
-REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at most
+REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at least
+REDRAW_PER_WATCHER = 0.015  # ... and this much more per session watching it (150 students: one redraw in 2.25 s)
+PASS_AT_MOST = 1.0  # seconds a pass of the live loop sleeps at most: how long a click elsewhere may wait
 STILL = MappingProxyType({"displayModeBar": False})
 
 
@@ -207,24 +209,44 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
 
 def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
     """Redraw the live run until it ends. Every pass writes the status line: a page rerun (a click elsewhere,
-    or Stop) takes effect at the next element written, so it never waits longer than one pass."""
+    or Stop) takes effect at the next element written, so it never waits longer than one pass. A preset that
+    waits for a slot shows its shipped curves meanwhile, so a class pressing Train sees curves at once."""
     bar, chart, words_box = st.empty(), st.empty(), st.empty()
-    drawn, last_draw = -1, 0.0
+    drawn, last_draw, shipped_shown = -1, 0.0, False
     style = layout.CHART_PROJECTOR if projector else layout.CHART
     while True:
         view = run.view()
         if not run.active:
             return
+        watching = len(run.watchers)
+        redraw = max(REDRAW_EVERY, REDRAW_PER_WATCHER * watching)  # a whole class watching: fewer redraws each
         if view.status == "waiting":
             ahead, wait = run_board().ahead_of(run)
             status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
+            if choice.is_preset and not shipped_shown:
+                groups = shipped_groups(PRESETS[choice.experiment].shipped())
+                chart.plotly_chart(ReadyFigure(charts.curves_spec(groups, (), choice.steps, style)),
+                                   key="train.live.shipped", config=dict(STILL),
+                                   alt=words.chart_alt(words.PRESET_SHOWN, groups, ()))
+                words_box.caption(words.PRESET_WHILE_WAITING)
+                shipped_shown = True
         else:
             stage = words.stage_text(choice, view.stages[-1][0] if view.stages else "")
             status.caption(words.training_text(stage, view.fraction, view.elapsed, view.estimate))
-        if view.version != drawn and view.stages and time.monotonic() - last_draw >= REDRAW_EVERY:
+        if view.version != drawn and view.stages and time.monotonic() - last_draw >= redraw:
             _draw_live(view, choice, bar, chart, words_box, style)
             drawn, last_draw = view.version, time.monotonic()
-        run.wait(view.version, REDRAW_EVERY)
+        run.wait(view.version, min(redraw, PASS_AT_MOST))
+
+
+def shipped_groups(result) -> list:
+    """The curves of a result as chart groups: the masked model, the repeat model, or one group a dropout p."""
+    kind = type(result).__name__
+    if kind == "MaskResult":
+        return [(words.model_name(run), run.curves) for run in result.runs]
+    if kind == "HeadsResult":
+        return [("", result.curves)]
+    return [(words.rate_label(run.p), run.curves) for run in result.runs]
 
 
 def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style) -> None:

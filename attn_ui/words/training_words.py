@@ -57,6 +57,7 @@ SHOW_MASKED = "Show the model trained with the causal mask"
 SHOW_MASKED_HELP = "Both models train in this experiment; the switch picks which one the curves and samples show."
 TRAIN_BUTTON, STOP_BUTTON = "Train", "Stop"
 PRESET_SHOWN = "Showing the precomputed run of this preset. **Train** runs it again live."
+PRESET_WHILE_WAITING = "Meanwhile: the precomputed run of this preset. The live run replaces it when its turn comes."
 NOT_RUN_YET = "This setting has not been trained on this server yet: press **Train**."
 STOPPED = "Stopped. Nothing of this run is kept; press **Train** to start again."
 PAGE_TASK = (
