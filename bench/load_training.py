@@ -64,7 +64,7 @@ class TrainClient:
         self.number, self.args = number, args
         self.url = f"ws://127.0.0.1:{server.port}/_stcore/stream"
         self.press = Press(query, custom)
-        self.query, self.page_hash, self.train_id = query, "", ""
+        self.query, self.train_id = query, ""
 
     async def run(self, opened: asyncio.Queue, press_at: asyncio.Future) -> Press:
         try:
@@ -87,9 +87,7 @@ class TrainClient:
         back = BackMsg()
         state = back.rerun_script
         state.query_string = self.query
-        state.page_script_hash = self.page_hash
-        if not self.page_hash:
-            state.page_name = TRAIN_PAGE
+        state.page_name = TRAIN_PAGE  # by name every time: new_session's page hash is the entry script's
         if trigger:
             state.widget_states.widgets.append(WidgetState(id=trigger, trigger_value=True))
         problems: list[str] = []
@@ -105,9 +103,7 @@ class TrainClient:
             message.ParseFromString(raw)
             kind = message.WhichOneof("type")
             now = time.perf_counter()
-            if kind == "new_session":
-                self.page_hash = message.new_session.page_script_hash
-            elif kind == "page_info_changed":
+            if kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 problems += self.read_element(message.delta.new_element, trigger is not None, now - sent, now)
