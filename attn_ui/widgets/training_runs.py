@@ -77,10 +77,10 @@ class LiveRun:
         self.version += 1
         self.condition.notify_all()
 
-    def wait(self, version: int, timeout: float) -> None:
-        """Sleep until something changes after `version`, or `timeout` seconds."""
+    def wait_until_over(self, timeout: float) -> None:
+        """Sleep until the run has ended, or `timeout` seconds (a watcher's rest between two redraws)."""
         with self.condition:
-            self.condition.wait_for(lambda: self.version != version, timeout)
+            self.condition.wait_for(lambda: not self.active, timeout)
 
     def view(self) -> RunView:
         with self.condition:
