@@ -210,14 +210,21 @@ async def main_async(args) -> None:
               f"{time.perf_counter() - started:.1f} s")
         go.set()
         window = time.perf_counter() + 2.0  # the Lab clicks warm up for 2 s first
+        cpu_before, busy_before = server.cpu_seconds(), load.machine_ticks()
         lab.window_start, lab.window_end = window, window + args.deadline
         for future in futures:
             future.set_result(window + rng.uniform(0, args.press_within))
         presses = await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.deadline + 30)
         lab.window_end = time.perf_counter()  # Lab clicks count while the class trains, not after
+        lasted = lab.window_end - window
+        cpu = server.cpu_seconds() - cpu_before
+        busy_after = load.machine_ticks()
+        machine = (busy_after[0] - busy_before[0]) / max(busy_after[1] - busy_before[1], 1)
         await asyncio.gather(*lab_tasks)
         stop.set()
         report(list(presses), lab, peak[0], time.perf_counter() - started, args)
+        print(f"while the class trained ({lasted:.0f} s): server CPU {cpu:.1f} s ({cpu / lasted:.2f} of a core), "
+              f"machine busy {machine:.0%} of its cores (other work included)")
 
 
 def main() -> None:

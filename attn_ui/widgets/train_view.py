@@ -45,7 +45,7 @@ WIDGETS = MappingProxyType({"train.heads": "heads", "train.layers": "layers", "t
                             "train.steps": "steps", "train.seed": "seed"})  # widget key -> TrainChoice field
 REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at least
 REDRAW_PER_WATCHER = 0.03  # ... and this much more per session watching it (50 students: one redraw in 1.5 s)
-PASS_PER_WATCHER = 0.01  # seconds between two passes of the live loop, per watcher, from REDRAW_EVERY ...
+PASS_PER_WATCHER = 0.02  # seconds between two passes of the live loop, per watcher, from REDRAW_EVERY ...
 PASS_AT_MOST = 1.0  # ... to this: how long a click elsewhere (Stop included) may wait
 STILL = MappingProxyType({"displayModeBar": False})
 
@@ -222,6 +222,8 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
         watching = len(run.watchers)
         redraw = max(REDRAW_EVERY, REDRAW_PER_WATCHER * watching)  # a whole class watching: fewer redraws each
         rest = min(PASS_AT_MOST, max(REDRAW_EVERY, PASS_PER_WATCHER * watching))
+        if view.status == "waiting":
+            rest = PASS_AT_MOST  # nothing moves in a queue but its place
         if view.status == "waiting":
             ahead, wait = run_board().ahead_of(run)
             status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
