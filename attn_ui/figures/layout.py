@@ -56,7 +56,7 @@ class ChartStyle:
 
 
 CHART = ChartStyle()
-CHART_PROJECTOR = ChartStyle(height=440, font=20, title_font=22)
+CHART_PROJECTOR = ChartStyle(height=380, font=20, title_font=22)  # with the controls above: one 720 px screen
 
 
 def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:

@@ -35,9 +35,11 @@ def curves_spec(
     total_steps: int,
     style: ChartStyle = CHART,
     title: str | None = None,
+    top: float | None = None,
 ) -> dict:
     """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
-    reference levels, as a plain figure dict for ReadyFigure."""
+    reference levels, as a plain figure dict for ReadyFigure. `top` fixes the y axis, so two charts side by side
+    share one scale."""
     traces, highest = [], max([value for _, value in levels] or [1.0])
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
@@ -61,8 +63,9 @@ def curves_spec(
                       "font": {"size": style.font, "color": LEVEL_COLOUR}})
     layout = base_layout(
         style.height, {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
-        **_axes(style, total_steps, highest * HEADROOM), shapes=shapes, annotations=notes,
-        legend={"orientation": "h", "y": -0.22, "x": 0, "font": {"size": style.font}},
+        **_axes(style, total_steps, top or highest * HEADROOM), shapes=shapes, annotations=notes,
+        # below the axis title, further down as the font grows (a projector's 20 px would sit on the title)
+        legend={"orientation": "h", "y": -0.22 - 0.012 * (style.font - 13), "x": 0, "font": {"size": style.font}},
         hovermode="closest",
     )
     if title:

@@ -293,7 +293,7 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
     with left:
         curves_chart([("", run.curves)], words.mask_levels(result), result.config.train.steps, projector,
                      f"mask-{name.replace(' ', '-')}", title=name)
-    with right:
+    with right.container(key="train-story"):
         panels.metric_tiles(words.mask_tiles(run), columns=2)
         st.markdown(words.samples_markdown(result, run))
     if not projector:
@@ -305,7 +305,7 @@ def show_heads(result, projector: bool) -> None:
     with left:
         curves_chart([("", result.curves)], words.heads_levels(result), result.config.train.steps, projector,
                      "heads")
-    with right:
+    with right.container(key="train-story"):
         st.markdown(words.heads_verdict(result))
     st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
     st.table(words.heads_rows(result), hide_index=True)
@@ -373,8 +373,10 @@ def scene_board(preset: str, projector: bool) -> None:
     else:
         panes = [(words.EXPERIMENT_NAMES[preset], [("", result.curves)])]
         levels = words.heads_levels(result)
+    top = max(loss for _, groups in panes for _, curves in groups for curve in curves for loss in curve.losses)
     for column, (title, groups) in zip(st.columns(len(panes)), panes, strict=True):
-        spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
+        spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title,
+                                  top=max(top, *(value for _, value in levels)) * charts.HEADROOM)
         column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{title}", config=download_config(f"scene-{preset}"),
                             alt=words.chart_alt(title, groups, levels))
     if not projector:

@@ -142,7 +142,7 @@ def test_projector_mode_from_the_url_hides_the_explanations():
     at = open_page(exp="mask", mode="projector")
     assert words.INTRO not in texts(at) and at.toggle(key="train.projector").value is True
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert spec["layout"]["height"] == 440 and spec["layout"]["xaxis"]["tickfont"]["size"] >= 11
+    assert spec["layout"]["height"] == 380 and spec["layout"]["xaxis"]["tickfont"]["size"] >= 11
 
 
 # --- the run board ----------------------------------------------------------------------------------------------
