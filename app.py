@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from attn_ui.widgets import classroom, panels, state
+from attn_ui.widgets import panels, projector, share, state
 from attn_ui.widgets.controls import lab_controls
+from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
 
@@ -15,24 +16,25 @@ sidebar_nav()
 @st.fragment
 def lab() -> None:
     incoming = state.current_settings()
-    layout = classroom.lab_layout(classroom.projector_on(incoming.from_link))
+    layout = projector.lab_layout(projector.projector_on(incoming.from_link))
     with layout.controls:
-        classroom.projector_switch()
+        projector.projector_switch()
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
     row = panels.selected_row(len(result.tokens), state.url_row(len(result.tokens)))
-    view = classroom.view_keys(row, layout.projector)
+    view = projector.view_keys(row, layout.projector)
     with layout.notes:
-        classroom.show_notes([*incoming.notes, *notes], layout.projector)
+        panels.show_notes([*incoming.notes, *notes], layout.projector)
     with layout.tiles:
         panels.kpi_tiles(result, columns=1 if layout.projector else 3)
     with layout.panel:
         panels.empty_rows_notice(result)
-        panels.attention_panel(result, row, style=classroom.map_style(layout.projector))
+        panels.attention_panel(result, row, style=projector.map_style(layout.projector))
         panels.legend(result)
-        classroom.share_row(result, view)
+        share.share_row(result, view)
     state.remember(settings, view=view)
 
 
 st.title("Attention Lab")
+join_switch()  # the class poll's join code, once this browser has opened a room
 lab()

@@ -2,6 +2,7 @@
 
 from attn_core.engine import Result, compute
 from attn_core.errors import SettingsError
+from attn_core.query import coerce_settings, settings_from_query
 from attn_core.settings import (
     MAX_DROPOUT,
     QUERY_KEYS,
@@ -26,8 +27,10 @@ __all__ = [
     "Result",
     "Settings",
     "SettingsError",
+    "coerce_settings",
     "compute",
     "head_error",
+    "settings_from_query",
     "tokenize",
     "valid_head_counts",
 ]

@@ -21,6 +21,26 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
+class HeadMap:
+    """What one head's attention map shows: its weights and why each cell is blocked or dropped.
+
+    The map figure needs nothing else, so anything that has weights to show (a Result's head, the cheating head
+    of lesson 1, a trained model's head) hands it one of these."""
+
+    labels: tuple[str, ...]  # distinct words, one a row and one a column
+    padded: tuple[int, ...]  # 1-based positions of PAD words
+    weights: np.ndarray  # (T, T) what multiplies V
+    weights_before_dropout: np.ndarray  # (T, T)
+    blocked_by_causal: np.ndarray  # (T, T) bool
+    blocked_by_padding: np.ndarray  # (T, T) bool
+    dropped: np.ndarray  # (T, T) bool, cells zeroed by dropout
+
+    @property
+    def blocked(self) -> np.ndarray:
+        return self.blocked_by_causal | self.blocked_by_padding  # (T, T)
+
+
+@dataclass(frozen=True, eq=False)
 class Result:
     """Every number the app shows for one Settings; arrays are read-only."""
 
@@ -119,6 +139,15 @@ class Result:
         """Memory of the score tensor in float32."""
         return int(np.prod(self.score_shape)) * BYTES_FLOAT32
 
+    def head_map(self, head: int | None = None) -> HeadMap:
+        """What the map of one head (0-based; default: the head in view) shows."""
+        head = self.view_index if head is None else head
+        return HeadMap(
+            labels=self.labels, padded=self.settings.padded, weights=self.weights[head],
+            weights_before_dropout=self.weights_before_dropout[head], blocked_by_causal=self.blocked_by_causal,
+            blocked_by_padding=self.blocked_by_padding, dropped=self.dropped[head],
+        )
+
     def block_reason(self, query: int, key: int) -> str | None:
         """Why a cell (0-based) is blocked: 'future', 'padding', 'future and padding', or None."""
         future = bool(self.blocked_by_causal[query, key])
@@ -126,6 +155,18 @@ class Result:
         if future and padding:
             return "future and padding"
         return "future" if future else "padding" if padding else None
+
+
+def dropout_pattern(settings: Settings, weights_before: np.ndarray) -> np.ndarray:
+    """The cells dropout zeroes for this seed and roll (h, T, T); only cells that hold weight can be dropped.
+
+    The weights before dropout do not depend on the roll, so a page that re-rolls many times computes them once
+    and asks only for the patterns."""
+    if not settings.dropout_active:
+        return np.zeros(weights_before.shape, dtype=bool)
+    rng = np.random.default_rng([settings.seed, settings.roll, maths.DROPOUT_STREAM])
+    keep = maths.dropout_keep(weights_before.shape, settings.dropout, rng)  # (h, T, T)
+    return ~keep & (weights_before > 0)
 
 
 def compute(settings: Settings) -> Result:
@@ -146,13 +187,9 @@ def compute(settings: Settings) -> Result:
     blocked = np.broadcast_to(maths.combine_masks(future, padding), (heads, length, length))  # (h, T, T)
 
     weights_before = maths.apply_route(scores, blocked, settings.route)  # (h, T, T)
-    dropped = np.zeros_like(blocked)
+    dropped = dropout_pattern(settings, weights_before)  # (h, T, T)
     weights = weights_before
     if settings.dropout_active:
-        rng = np.random.default_rng([settings.seed, settings.roll, maths.DROPOUT_STREAM])
-        keep = maths.dropout_keep(weights.shape, settings.dropout, rng)  # (h, T, T)
-        carries = weights_before > 0  # only cells that hold weight can be dropped
-        dropped = ~keep & carries
         weights = maths.apply_dropout(weights_before, ~dropped, settings.dropout, settings.rescale)
 
     per_head_context = weights @ values  # (h, T, dh)

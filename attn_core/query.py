@@ -231,9 +231,14 @@ DEFAULT_READERS: Mapping[str, Callable[[_Reader, SettingField], Any]] = MappingP
 })
 
 
-def read_settings(params: Mapping[str, Any], typed: bool = False) -> tuple[Settings, list[str]]:
-    """URL values (keyed by URL key) or, with typed=True, Python values keyed by field name -> Settings, notes."""
-    return _Reader(params, typed).read()
+def settings_from_query(params: Mapping[str, Any]) -> tuple[Settings, list[str]]:
+    """Read a URL's query parameters (keyed by URL key); never raises. Returns valid settings and what was changed."""
+    return _Reader(params, typed=False).read()
+
+
+def coerce_settings(**values: Any) -> tuple[Settings, list[str]]:
+    """Like settings_from_query, for Python values keyed by field name (widgets, lesson pages)."""
+    return _Reader(values, typed=True).read()
 
 
 # --- view keys: what a page shows, never what it computes ----------------------------------------------------
@@ -255,6 +260,10 @@ VIEW_KEYS = (
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
     ViewKey("scene", "Lecture scenes", "which scene is on screen, from 1", "`1`..the number of scenes", "`1`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
+    ViewKey("room", "Class poll", "the room to join", "a room's code", "none: open or join a room"),
+    ViewKey("host", "Class poll", "the host's secret: this link controls the room, keep it private", "the secret",
+            "none: a student"),
+    ViewKey("v", "Class poll", "a voter token, only for a browser that sends no cookie", "a random token", "none"),
 )
 
 

@@ -129,20 +129,6 @@ class Settings:
         """Every key, defaults included."""
         return {f.key: url_text(f, getattr(self, f.name)) for f in FIELDS}
 
-    @classmethod
-    def from_query(cls, params: Any) -> tuple[Settings, list[str]]:
-        """Read a URL's query parameters; never raises. Returns valid settings and what was changed."""
-        from attn_core.query import read_settings  # the lenient reader builds Settings: imported when used
-
-        return read_settings(params)
-
-    @classmethod
-    def coerce(cls, **values: Any) -> tuple[Settings, list[str]]:
-        """Like from_query, for values that are already Python objects (widgets, lesson pages), keyed by field."""
-        from attn_core.query import read_settings
-
-        return read_settings(values, typed=True)
-
 
 @dataclass(frozen=True)
 class SettingField:

@@ -23,9 +23,10 @@ from attn_poll.errors import (
 )
 from attn_poll.export import counts_csv
 from attn_poll.rooms import Limits, NewRoom, Phase, PhoneView, Poll, ProjectorView, QuestionCounts, RoomState
-from attn_poll.store import URL_ENV, Store, open_store, resolve_url
+from attn_poll.store import URL_ENV, DatabaseError, Store, open_store, resolve_url
 
 __all__ = [
+    "DatabaseError",
     "BadQuestions", "BadRoomCode", "BadVoter", "Busy", "LimitReached", "Limits", "NewRoom", "NotHost", "Phase",
     "PhoneView", "Poll", "PollError", "ProjectorView", "QuestionCounts", "Reconnecting", "RoomEnded",
     "RoomExpired", "RoomFull", "RoomNotFound", "RoomState", "RoundClosed", "SchemaTooNew", "StorageError",

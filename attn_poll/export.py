@@ -5,15 +5,20 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from attn_poll.rooms import QuestionCounts
+from typing import Protocol
 
 HEADER = ("question_number", "question_id", "round", "option_number", "votes")
 
 
-def counts_csv(all_counts: Iterable[QuestionCounts]) -> str:
+class QuestionTally(Protocol):
+    """What a CSV row needs of one question's counts (rooms.QuestionCounts has it)."""
+
+    question_index: int
+    question_id: str
+    rounds: tuple[tuple[int, ...], ...]
+
+
+def counts_csv(all_counts: Iterable[QuestionTally]) -> str:
     """Numbers count from 1, as the projector shows them."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -24,6 +24,7 @@ from attn_poll import schema as tables
 from attn_poll.errors import Busy, Reconnecting, SchemaTooNew
 
 URL_ENV = "ATTN_LAB_DATABASE_URL"
+DatabaseError = exc.SQLAlchemyError  # what a page catches when the database itself fails, without importing SQLAlchemy
 SQLITE_BUSY_TIMEOUT_MS = 5_000  # how long SQLite itself waits for the one writer before saying "locked"
 BUSY_DEADLINE_S = 15.0  # our retries on top of that; after this a student sees a Busy message
 WRITE_OPTION = "attn_poll_write"  # execution option: this transaction writes (SQLite takes the write lock at BEGIN)

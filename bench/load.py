@@ -4,6 +4,9 @@
     python3 bench/load.py --sessions 150 --window 30
     python3 bench/load.py --server-arg=--server.fileWatcherType=none   # try a server setting
     python3 bench/load.py --nice -10     # on a shared machine: bench, server and browsers ahead of other work
+    python3 bench/load.py --proxy local --sessions 450 --nice -10   # through deploy/local.sh: HAProxy, 3 replicas
+    python3 bench/load.py --proxy http://127.0.0.1:8500/ --sessions 300 --replica-pid 123 --replica-pid 124
+    python3 bench/load.py --server-cpus 1 --browsers 0 --sessions 200,300,400   # capacity of one core
 
 How the sessions are made (what is real, what is simulated):
 - Light clients speak Streamlit's own protocol, as its frontend does: a WebSocket to `/_stcore/stream`
@@ -31,6 +34,13 @@ session is reported); once every session is open, all click for --warmup seconds
 clicks sent during --window seconds are measured. The single-session row pauses 0.5 to 1.5 s between
 clicks to gather samples (nothing competes with it, so the pause does not change a click's cost); the
 others pause uniformly --think seconds (default 3 to 7 s).
+Through a proxy (--proxy): every session first loads the page over HTTP as a browser does, keeps the sticky cookie
+the proxy set (deploy/haproxy.cfg's ATTN_REPLICA) and sends it with its websocket, so it stays on one replica;
+the table then says how many sessions each replica held. `--proxy local` starts deploy/local.sh (of the same
+tree) for each level and reads the replicas' pids from it; with a URL, pass --replica-pid for the server columns.
+"server" columns then sum the replicas; the proxy's own CPU is printed on the level's line.
+--server-cpus pins the server (direct mode) to those CPUs and this script and its browsers to the others: the
+sessions held at p95 <= 1 s with one pinned CPU are the capacity per core.
 Columns: server CPU per click = utime + stime from /proc/<pid>/stat over the window / clicks in the window
 (idle sessions included). RSS = peak VmRSS from /proc/<pid>/status during the level. "machine busy" = share
 of all cores in use during the window, by every process on the machine. "server waiting for a CPU" = seconds
@@ -56,6 +66,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,9 +81,12 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
 sys.path.insert(0, str(REPO_ROOT / "bench"))
+sys.path.insert(0, str(REPO_ROOT))
 
 import harness  # noqa: E402  (lives with the browser tests)
 import latency  # noqa: E402  (the in-page click timing scripts)
+
+from tests.deploy import local_deploy  # noqa: E402  (starts deploy/local.sh)
 
 TOGGLE_LABEL = "Causal mask"
 SUCCESS = frozenset({ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY})
@@ -101,6 +116,8 @@ class Level:
     browsers_cpu: float = float("nan")  # Playwright drivers + Chromium started by this script, in cores
     rss_peak_mb: float = 0.0
     wall_seconds: float = 0.0
+    per_replica: Counter[str] = field(default_factory=Counter)  # sessions held by each replica (through a proxy)
+    proxy_cpu: float = float("nan")  # the proxy's CPU during the window, in cores
 
     def in_window(self, moment: float) -> bool:
         return self.window_start <= moment < self.window_end
@@ -163,6 +180,49 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+# ---------------------------------------------------------------- what the sessions talk to
+
+
+@dataclass
+class ProxyTarget:
+    """A proxy in front of replicas; quacks like harness.Server for this bench (url, cpu, pids, alive)."""
+
+    url: str
+    pids: list[int]
+    proxy_pid: int | None = None
+    owner_pid: int | None = None  # local.sh: its subtree is not "the bench's browsers"
+
+    @property
+    def pid(self) -> int:
+        return self.owner_pid or (self.pids[0] if self.pids else os.getpid())
+
+    def alive(self) -> bool:
+        return all(Path(f"/proc/{pid}").exists() for pid in self.pids)
+
+    def cpu_seconds(self) -> float:
+        return sum(harness.process_cpu_seconds(pid) for pid in self.pids)
+
+
+def server_pids(server) -> list[int]:
+    return server.pids if isinstance(server, ProxyTarget) else [server.pid]
+
+
+def ws_url(server) -> str:
+    base = server.url if isinstance(server, ProxyTarget) else f"http://127.0.0.1:{server.port}/"
+    return base.replace("http://", "ws://", 1).rstrip("/") + "/_stcore/stream"
+
+
+def sticky_cookie(url: str, timeout: float) -> str:
+    """GET the page as a browser's first request does; the replica cookie the proxy set ("" if none)."""
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        response.read()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            if name.strip() == local_deploy.COOKIE:
+                return rest.split(";")[0]
+    return ""
+
+
 # ---------------------------------------------------------------- a light client
 
 
@@ -192,7 +252,8 @@ class Run:
 class LightClient:
     def __init__(self, number: int, server: harness.Server, level: Level, think, args) -> None:
         self.number = number
-        self.url = f"ws://127.0.0.1:{server.port}/_stcore/stream"
+        self.url = ws_url(server)
+        self.page_url = server.url if isinstance(server, ProxyTarget) else None
         self.level, self.think, self.args = level, think, args
         self.rng = random.Random(number)
         self.query = f"seed={number}"
@@ -204,8 +265,17 @@ class LightClient:
         await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
         reported = False
         try:
+            headers = {}
+            if self.page_url:  # through a proxy: the page first, then the websocket with the cookie it set
+                cookie = await asyncio.to_thread(sticky_cookie, self.page_url, self.args.open_timeout)
+                if not cookie:
+                    self.level.errors.append(f"client {self.number}: the proxy set no {local_deploy.COOKIE} cookie")
+                    return
+                headers["Cookie"] = f"{local_deploy.COOKIE}={cookie}"
+                self.level.per_replica[local_deploy.REPLICAS.get(cookie, cookie)] += 1
             async with websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
-                                          open_timeout=self.args.open_timeout) as socket:  # fmt: skip
+                                          open_timeout=self.args.open_timeout,
+                                          additional_headers=headers) as socket:  # fmt: skip
                 first = await self.rerun(socket, None, self.args.open_timeout)
                 reported = True
                 await opened.put(not first.problems)
@@ -327,6 +397,9 @@ class BrowserSession(threading.Thread):
         self.step = "open"
         open_ms = int(self.args.open_timeout * 1000)
         harness.open_app(page, self.server, query=f"seed={self.number + 1}", timeout_ms=open_ms)
+        for cookie in page.context.cookies():  # through a proxy: the replica this page's session lives on
+            if cookie["name"] == local_deploy.COOKIE:
+                self.level.per_replica[local_deploy.REPLICAS.get(cookie["value"], cookie["value"])] += 1
         target = harness.toggle(page, TOGGLE_LABEL)
         self.step = "first click"
         self.click(page, target, self.args.open_timeout)  # the first click loads lazy chunks
@@ -369,12 +442,31 @@ def app_tree(which: str) -> Iterator[Path]:
         yield Path(folder)
 
 
+@contextlib.contextmanager
+def serve(args) -> Iterator:
+    """What the sessions talk to for one level: a fresh server, a fresh deploy/local.sh, or a given proxy."""
+    if args.proxy == "local":
+        local_sh = Path(args.tree_path) / "deploy" / "local.sh"
+        with local_deploy.start_local(local_sh=local_sh) as deployment:
+            pids = [deployment.replica_pid(n) for n in (1, 2, 3)]
+            haproxy_pid = int((deployment.run_dir / "haproxy.pid").read_text())
+            yield ProxyTarget(deployment.url, pids, haproxy_pid, deployment.process.pid)
+    elif args.proxy:
+        yield ProxyTarget(args.proxy.rstrip("/") + "/", list(args.replica_pid))
+    else:
+        with harness.start_server("app.py", cwd=args.tree_path, extra_args=args.server_arg) as server:
+            if args.server_cpus:  # every thread it has so far; threads it starts later inherit from them
+                for task in Path(f"/proc/{server.pid}/task").iterdir():
+                    os.sched_setaffinity(int(task.name), args.server_cpus)
+            yield server
+
+
 def run_level(sessions: int, args) -> Level:
     browsers = 0 if sessions == 1 else min(args.browsers, sessions)
     level = Level(sessions, browsers)
     think = (0.5, 1.5) if sessions == 1 else tuple(args.think)
     started = time.perf_counter()
-    with harness.start_server("app.py", cwd=args.tree_path, extra_args=args.server_arg) as server:
+    with serve(args) as server:
         pages = [BrowserSession(n, server, level, think, args) for n in range(browsers)]
         for page in pages:
             page.start()
@@ -411,11 +503,15 @@ async def drive(clients: list[LightClient], pages: list[BrowserSession], server,
         page.go.set()
     await asyncio.sleep(max(0.0, level.window_start - time.perf_counter()))
     cpu_start, ticks_start, own_start = server.cpu_seconds(), machine_ticks(), harness.process_cpu_seconds(os.getpid())
-    wait_start = runqueue_wait_seconds(server.pid)
+    wait_start = sum(runqueue_wait_seconds(pid) for pid in server_pids(server))
     browsers_start = descendants_cpu_seconds(os.getpid(), server.pid)
+    proxy_pid = getattr(server, "proxy_pid", None)
+    proxy_start = harness.process_cpu_seconds(proxy_pid) if proxy_pid else 0.0
     await asyncio.sleep(max(0.0, level.window_end - time.perf_counter()))
     level.cpu_seconds = server.cpu_seconds() - cpu_start
-    level.server_wait = (runqueue_wait_seconds(server.pid) - wait_start) / args.window
+    level.server_wait = (sum(runqueue_wait_seconds(pid) for pid in server_pids(server)) - wait_start) / args.window
+    if proxy_pid:
+        level.proxy_cpu = (harness.process_cpu_seconds(proxy_pid) - proxy_start) / args.window
     browsers_end = descendants_cpu_seconds(os.getpid(), server.pid)
     spent = sum(browsers_end[p] - browsers_start[p] for p in browsers_end if p in browsers_start)
     level.browsers_cpu = spent / args.window
@@ -428,7 +524,7 @@ async def drive(clients: list[LightClient], pages: list[BrowserSession], server,
 
 async def sample_rss(server, level: Level) -> None:
     while server.alive():
-        level.rss_peak_mb = max(level.rss_peak_mb, rss_mb(server.pid))
+        level.rss_peak_mb = max(level.rss_peak_mb, sum(rss_mb(pid) for pid in server_pids(server)))
         await asyncio.sleep(0.2)
 
 
@@ -493,11 +589,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--server-arg", action="append", default=[], help="extra `streamlit run` flag (repeatable)")
     parser.add_argument("--tree", choices=("head", "live"), default="head", help="run the last commit or the work tree")
     parser.add_argument("--nice", type=int, default=0, help="niceness for this script and all it starts (root: < 0)")
+    parser.add_argument("--proxy", default="", help="'local' (start deploy/local.sh per level) or a proxy's URL")
+    parser.add_argument("--replica-pid", type=int, action="append", default=[], help="with --proxy URL (repeatable)")
+    parser.add_argument("--server-cpus", default="", help="pin the server to these CPUs, e.g. 1 (direct mode)")
     args = parser.parse_args(argv)
     args.levels = [int(n) for n in args.sessions.split(",")]
-    if any(not 1 <= n <= 400 for n in args.levels) or args.window <= 0 or args.browsers < 0:
-        parser.error("sessions must be 1..400 each, --window > 0, --browsers >= 0")
+    args.server_cpus = {int(c) for c in args.server_cpus.split(",") if c}
+    most = 1000 if args.proxy else 400
+    if any(not 1 <= n <= most for n in args.levels) or args.window <= 0 or args.browsers < 0:
+        parser.error(f"sessions must be 1..{most} each ({most} through a proxy), --window > 0, --browsers >= 0")
+    if args.server_cpus and (args.proxy or not args.server_cpus < os.sched_getaffinity(0)):
+        parser.error("--server-cpus needs direct mode and must leave a CPU for this script")
     return args
+
+
+def where(args) -> str:
+    if args.proxy:
+        return f"through the proxy {'deploy/local.sh (3 replicas)' if args.proxy == 'local' else args.proxy}"
+    pinned = f", server pinned to CPUs {sorted(args.server_cpus)}" if args.server_cpus else ""
+    return f"one server, directly{pinned}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -506,6 +616,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"no Chromium at {harness.CHROMIUM}; use --browsers 0 or apt-get install -y chromium")
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by the server, Playwright and Chromium
+    if args.server_cpus:  # the server gets its CPUs (set when it starts); this script and its browsers the rest
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - args.server_cpus)
     flags = " ".join(args.server_arg) or "none"
     pause = f"{args.think[0]:g}-{args.think[1]:g} s"
     commit = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -513,7 +625,7 @@ def main(argv: list[str] | None = None) -> None:
     tree = f"commit {commit}" if args.tree == "head" else "working tree"
     print(f"bench/load.py: {tree}; levels {args.levels}; window {args.window:g} s; pause {pause}; "
           f"extra server flags: {flags}; niceness {os.getpriority(os.PRIO_PROCESS, 0)}; {os.cpu_count()} CPUs; "
-          f"load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+          f"load average {os.getloadavg()[0]:.1f}; {where(args)}", flush=True)  # fmt: skip
     levels = []
     with app_tree(args.tree) as args.tree_path:
         for sessions in args.levels:
@@ -521,6 +633,9 @@ def main(argv: list[str] | None = None) -> None:
             level = levels[-1]
             print(f"  N={sessions}: {level.clicks} clicks measured, {len(level.errors)} errors, all open after "
                   f"{level.open_seconds:.1f} s, level took {level.wall_seconds:.0f} s", flush=True)
+            if level.per_replica:
+                held = ", ".join(f"{name} {count}" for name, count in sorted(level.per_replica.items()))
+                print(f"    sessions per replica: {held}; proxy CPU {level.proxy_cpu * 100:.0f} % of a core")
             for error in level.errors[:5]:
                 print(f"    error: {error}")
     print()

@@ -2,15 +2,14 @@
 
 import streamlit as st
 
-from attn_core import Settings
+from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
 from attn_core.tokens import unique_labels
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import panels, quiz_view, state
+from attn_ui.widgets import controls, panels, quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
 from attn_ui.words import mask_words
-from attn_ui.words.escape import md_escape
 
 STILL = {"displayModeBar": False}
 lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
@@ -18,10 +17,10 @@ st.markdown(mask_words.PAD_INTRO)
 
 labels = unique_labels(Settings().tokens)
 left, right = st.columns([1, 1.3], gap="medium")
-causal = left.toggle("Causal mask", value=True, key="pad.causal")
-padded = left.pills("Tap a word to make it PAD", range(1, len(labels) + 1), selection_mode="multi", default=[5, 6],
-                    key="pad.pad", format_func=lambda pos: md_escape(labels[pos - 1]))
-settings, notes = Settings.coerce(causal=causal, padded=tuple(padded or ()))
+with left:
+    causal = controls.causal_toggle("pad", value=True)
+    padded = controls.pad_chips("pad", labels, default=(5, 6))
+settings, notes = coerce_settings(causal=causal, padded=padded)
 result = state.cached_compute(settings)
 panels.show_notes(notes)
 left.markdown(mask_words.mask_counts_caption(result))

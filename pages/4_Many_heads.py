@@ -6,8 +6,9 @@ from attn_core import Settings, SettingsError
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import quiz_view, state
+from attn_ui.widgets import panels, quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import head_words
 
 lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
 st.markdown("One head has one way of deciding which words matter. Several heads look in several ways at once: each "
@@ -24,21 +25,20 @@ for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in or
         column.plotly_chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"))
 
 st.subheader("Where each head's output goes")
-st.markdown(hf.concat_sentence(result))
+st.markdown(head_words.concat_sentence(result))
 st.plotly_chart(hf.concat_figure(result), config=download_config("concat"))
 worked = state.cached_compute(lessons.WORKED)
-st.markdown(hf.worked_sentence(worked))
+st.markdown(head_words.worked_sentence(worked))
 st.dataframe(lessons.concat_table(worked), hide_index=True)
 
 st.subheader("What W_o does")
-st.markdown(hf.w_o_sentence(result))
+st.markdown(head_words.w_o_sentence(result))
 st.plotly_chart(hf.mixing_figure(result), config=download_config("w_o-mixing"))
 
 st.subheader("Same price as one wide head")
-for cell, (label, value) in zip(st.container(key="kpis").columns(4), hf.cost_metrics(result).items(), strict=True):
-    cell.metric(label, value, border=True)
+panels.metric_tiles(head_words.cost_metrics(result), columns=4)
 st.dataframe(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), hide_index=True)
-st.markdown(hf.cost_sentence(result))
+st.markdown(head_words.cost_sentence(result))
 
 st.subheader("When h does not divide d_model")
 d_model = result.settings.d_model

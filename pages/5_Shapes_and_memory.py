@@ -2,23 +2,24 @@
 
 import streamlit as st
 
-from attn_core import Settings
+from attn_core import Settings, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
 from attn_ui.widgets import panels, quiz_view, state
 from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import head_words
 
 lesson_page("Shapes and the quadratic wall", "What shape is every tensor, and why does long context cost so much?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
-settings = Settings.from_query(stored.to_query())[0] if stored else Settings(heads=4)
+settings = settings_from_query(stored.to_query())[0] if stored else Settings(heads=4)
 result = state.cached_compute(settings)
 st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
 batch = st.slider("Batch size B (sentences processed together)", 1, 64, 8, key="shapes.batch")
 st.dataframe(lessons.shape_table(result, batch), hide_index=True)
-st.caption(hf.here_sentence(result))
+st.caption(head_words.here_sentence(result))
 
 st.subheader("The quadratic wall")
 st.markdown(f"The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers. T appears "
@@ -26,7 +27,7 @@ st.markdown(f"The scores hold one number for every (query, key) pair in every he
             "layer, the batch from the slider above.")
 length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, value=lessons.GPT2.context, key="shapes.t",
                           format_func=lambda t: f"{t:,}")
-metrics = hf.memory_metrics(batch, lessons.GPT2.heads, length)
+metrics = head_words.memory_metrics(batch, lessons.GPT2.heads, length)
 panels.metric_tiles(metrics, columns=4)
 st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
 st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: the "

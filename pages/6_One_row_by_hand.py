@@ -2,16 +2,17 @@
 
 import streamlit as st
 
-from attn_core import MAX_DROPOUT, Settings
+from attn_core import Settings, settings_from_query
 from attn_core.lessons import heads as lessons
-from attn_ui.figures import head_charts as hf
-from attn_ui.widgets import state
+from attn_core.tokens import unique_labels
+from attn_ui.widgets import controls, panels, state
 from attn_ui.widgets.page import lesson_page, try_it
+from attn_ui.words import head_words
 
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
 stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
-base = Settings.from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
-words = hf.word_options(state.cached_compute(base))
+base = settings_from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
+words = head_words.word_options(state.cached_compute(base))
 st.markdown("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
             "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here.")
 word_col, head_col = st.columns([3, 1])
@@ -19,23 +20,23 @@ query = word_col.segmented_control("Query word", list(words), format_func=words.
                                    default=min(2, len(words) - 1), required=True, wrap=True)
 head = head_col.segmented_control("Head", list(range(base.heads)), default=base.view - 1, key="hand.head",
                                   required=True, format_func=lambda index: str(index + 1))
-causal_col, train_col, p_col = st.columns([1, 1, 2], vertical_alignment="center")
-causal = causal_col.toggle("Causal mask", value=base.causal, key="hand.causal")
-training = train_col.toggle("Training", value=base.training, key="hand.train")
-dropout = p_col.slider("Dropout p", 0.0, MAX_DROPOUT, float(base.dropout), 0.05, key="hand.p", format="%.2f")
-pads = st.pills("Tap words to make them PAD", list(words), format_func=words.get, selection_mode="multi",
-                default=[pos - 1 for pos in base.padded], key="hand.pad")
-settings = base.replace(causal=causal, training=training, dropout=dropout, view=head + 1,
-                        padded=tuple(sorted(pos + 1 for pos in pads)))
+causal_col, dropout_col = st.columns([1, 3], vertical_alignment="center")
+with causal_col:
+    causal = controls.causal_toggle("hand", value=base.causal)
+with dropout_col:
+    choice = controls.dropout_controls("hand", dropout=float(base.dropout), training=base.training,
+                                      roll_start=base.roll)
+padded = controls.pad_chips("hand", unique_labels(base.tokens), default=base.padded)
+settings = base.replace(causal=causal, training=choice.training, dropout=choice.dropout, roll=choice.roll,
+                        view=head + 1, padded=padded)
 row = lessons.row_by_hand(state.cached_compute(settings), query, head)
 
-st.markdown(hf.row_heading(row))
-for cell, (label, value) in zip(st.container(key="kpis").columns(5), hf.row_metrics(row).items(), strict=True):
-    cell.metric(label, value, border=True)
-for step in hf.row_steps(row):
+st.markdown(head_words.row_heading(row))
+panels.metric_tiles(head_words.row_metrics(row), columns=5)
+for step in head_words.row_steps(row):
     st.markdown(f"**{step.title}** · {step.note}")
     st.dataframe(step.columns, hide_index=True, column_config={"key": st.column_config.TextColumn(pinned=True), **{
-        name: st.column_config.NumberColumn(format=f"%.{hf.DIGITS}f") for name in step.numbers}})
+        name: st.column_config.NumberColumn(format=f"%.{head_words.DIGITS}f") for name in step.numbers}})
 
 st.subheader("Checklist for the whole set")
 st.markdown("""

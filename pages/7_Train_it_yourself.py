@@ -7,25 +7,25 @@ opens it large for a lecture hall.
 
 import streamlit as st
 
-from attn_ui.widgets import classroom, look, train_view
+from attn_ui.widgets import look, panels, projector, train_view
 from attn_ui.widgets.page import lesson_page
 from attn_ui.words import training_words as words
 
 lesson_page(words.TITLE, words.QUESTION, 6)
 choice, notes, from_link = train_view.incoming_choice()
-projector = classroom.projector_on(from_link, key=train_view.PROJECTOR_KEY)
-if projector:
+big = projector.projector_on(from_link, key=train_view.PROJECTOR_KEY)
+if big:
     look.apply_projector_look()
-classroom.show_notes(notes, projector)
-if not projector:
+panels.show_notes(notes, big)
+if not big:
     st.markdown(words.INTRO)
 choice = train_view.controls(choice)
-if not projector:
+if not big:
     st.markdown(words.EXPERIMENT_HOW[choice.experiment])
 show_masked = train_view.show_masked_switch(choice, from_link)
-train_view.remember(choice, show_masked, projector)
+train_view.remember(choice, show_masked, big)
 train_view.buttons(choice)
-train_view.training_panel(choice, show_masked, projector)
-if not projector:
+train_view.training_panel(choice, show_masked, big)
+if not big:
     st.caption(words.PAGE_TASK)
-classroom.projector_switch(train_view.PROJECTOR_KEY, write_url=True)
+projector.projector_switch(train_view.PROJECTOR_KEY, write_url=True)

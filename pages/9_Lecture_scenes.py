@@ -6,22 +6,22 @@ The scenes are data (attn_ui/words/scenes.py); this page only shows one. `?scene
 
 import streamlit as st
 
-from attn_ui.widgets import classroom, look, panels, state, train_view
+from attn_ui.widgets import look, panels, projector, scene_nav, state, train_view
 from attn_ui.widgets.page import lab_button, lesson_page
 from attn_ui.words.scenes import SCENES, scene_number
 
 PROJECTOR_KEY = "scenes.projector"
 lesson_page("Lecture scenes", "The causal mask, heads, dropout and padding, one Lab state at a time", 10)
-projector = classroom.projector_on(False, key=PROJECTOR_KEY)
-if projector:
+big = projector.projector_on(False, key=PROJECTOR_KEY)
+if big:
     look.apply_projector_look()
-number, note = scene_number(classroom.url_value("scene"))
+number, note = scene_number(projector.url_value("scene"))
 scene = SCENES[number - 1]
 result = state.cached_compute(scene.settings)
 row = panels.selected_row(len(result.tokens), None if scene.row is None else scene.row - 1)
 
-classroom.show_notes([note], projector)
-classroom.scene_nav(number, len(SCENES))
+panels.show_notes([note], big)
+scene_nav.scene_nav(number, len(SCENES))
 story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):
     st.subheader(scene.title, anchor=False)
@@ -30,12 +30,12 @@ with story.container(key="scene-story"):
         train_view.scene_story(scene.training)
     else:
         panels.kpi_tiles(result, columns=2, score_tensor=False)
-    view = classroom.view_keys(row, projector)
+    view = projector.view_keys(row, big)
     lab_button(scene.settings, "Open in the Lab", **view)
-    classroom.projector_switch(PROJECTOR_KEY, write_url=True)
+    projector.projector_switch(PROJECTOR_KEY, write_url=True)
 with board.container(key="scene-panel"):
     if scene.training:
-        train_view.scene_board(scene.training, projector)
+        train_view.scene_board(scene.training, big)
     else:
-        panels.attention_panel(result, row, style=classroom.map_style(projector, scene=True))
+        panels.attention_panel(result, row, style=projector.map_style(big, scene=True))
         panels.legend(result)

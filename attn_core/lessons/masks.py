@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attn_core import maths
-from attn_core.engine import Result, compute
+from attn_core import engine, maths
+from attn_core.engine import HeadMap, Result, compute
 from attn_core.errors import SettingsError
 from attn_core.settings import ROUTES, Settings
 from attn_core.tokens import embed, tokenize, unique_labels
@@ -30,15 +30,24 @@ class CheatingHead:
 
     tokens: tuple[str, ...]
     causal: bool
-    result: Result  # the head as a Result, so the Lab's attention map can draw it
+    weights: np.ndarray  # (T, T)
+    output: np.ndarray  # (T, 3) each position's weighted sum of the words' vectors
     guesses: tuple[str, ...]  # per position t < T - 1: the word whose embedding is nearest to the output
     next_words: tuple[str, ...]  # per position t < T - 1: the word that really comes next
 
     @property
     def weight_on_next(self) -> np.ndarray:
         """How much weight position t puts on position t + 1."""
-        weights = self.result.weights[0]  # (T, T)
-        return np.diagonal(weights, offset=1).copy()  # (T - 1,)
+        return np.diagonal(self.weights, offset=1).copy()  # (T - 1,)
+
+    def head_map(self, head: int | None = None) -> HeadMap:
+        """The head as the Lab's map draws it (it has one head, no padding and no dropout)."""
+        length = len(self.tokens)
+        no_cells = np.zeros((length, length), dtype=bool)  # (T, T)
+        future = maths.causal_mask(length) if self.causal else no_cells
+        return HeadMap(labels=unique_labels(self.tokens), padded=(), weights=self.weights,
+                       weights_before_dropout=self.weights, blocked_by_causal=future, blocked_by_padding=no_cells,
+                       dropped=no_cells)
 
     @property
     def hits(self) -> np.ndarray:
@@ -82,21 +91,17 @@ def cheating_head(sentence: str, causal: bool) -> CheatingHead:
     values = x[None]  # (1, T, 3): the values are the words themselves
     scores = maths.scaled_scores(queries, keys)  # (1, T, T)
     future = maths.causal_mask(length) if causal else np.zeros((length, length), dtype=bool)  # (T, T)
-    padding = np.zeros((length, length), dtype=bool)  # (T, T)
     weights = maths.masked_softmax(scores, future)  # (1, T, T)
     output = (weights @ values)[0]  # (T, 3)
-
-    settings = Settings(sentence=" ".join(tokens), causal=causal)
-    result = Result(
-        settings=settings, tokens=tokens, labels=unique_labels(tokens), x=x,
-        w_q=w_q, w_k=w_k, w_v=np.eye(3), w_o=np.eye(3),
-        queries=queries, keys=keys, values=values, scores=scores,
-        blocked_by_causal=future, blocked_by_padding=padding, blocked=future[None],
-        weights_before_dropout=weights, dropped=np.zeros_like(weights, dtype=bool), weights=weights,
-        per_head_context=weights @ values, context=output, output=output,
-    )  # fmt: skip
     guesses = tuple(nearest_word(output[t], tokens) for t in range(length - 1))
-    return CheatingHead(tokens=tokens, causal=causal, result=result, guesses=guesses, next_words=tokens[1:])
+    return CheatingHead(tokens=tokens, causal=causal, weights=_read_only(weights[0]), output=_read_only(output),
+                        guesses=guesses, next_words=tokens[1:])
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array = np.array(array)
+    array.setflags(write=False)
+    return array
 
 
 def nearest_word(vector: np.ndarray, vocabulary: tuple[str, ...]) -> str:
@@ -393,18 +398,30 @@ class DropoutRolls:
 
 def mean_row_sum(result: Result) -> float:
     """Mean sum of the rows of the head in view that have something to look at."""
-    sums = result.row_sums[result.view_index]  # (T,)
-    live = ~result.blocked[result.view_index].all(axis=-1)  # (T,)
-    return float(sums[live].mean()) if live.any() else 0.0
+    return _mean_live_row_sum(result.weights[result.view_index], result.blocked[result.view_index])
+
+
+def _mean_live_row_sum(weights: np.ndarray, blocked: np.ndarray) -> float:
+    """Mean sum of the rows (T, T) that have something to look at."""
+    live = ~blocked.all(axis=-1)  # (T,)
+    return float(weights.sum(axis=-1)[live].mean()) if live.any() else 0.0
 
 
 def dropout_rolls(settings: Settings, rolls: int = ROLLS) -> DropoutRolls:
-    """Re-roll the dropout pattern `rolls` times (roll 0, 1, ...) and record each mean row sum."""
+    """Re-roll the dropout pattern `rolls` times (roll 0, 1, ...) and record each mean row sum.
+
+    One forward pass: the weights before dropout do not depend on the roll, so only each roll's pattern is drawn
+    (the same pattern compute() draws for that roll, which tests/core/test_masks_lessons.py checks)."""
+    base = compute(settings.replace(roll=0))
+    head = base.view_index
+    before, blocked = base.weights_before_dropout, base.blocked[head]  # (h, T, T), (T, T)
     with_rescale, without_rescale = [], []
     for roll in range(rolls):
-        rolled = settings.replace(roll=roll)
-        with_rescale.append(mean_row_sum(compute(rolled.replace(rescale=True))))
-        without_rescale.append(mean_row_sum(compute(rolled.replace(rescale=False))))
+        kept = ~engine.dropout_pattern(settings.replace(roll=roll), before)[head]  # (T, T)
+        for rescale, sums in ((True, with_rescale), (False, without_rescale)):
+            weights = maths.apply_dropout(before[head], kept, settings.dropout, rescale) if settings.dropout_active \
+                else before[head]  # (T, T)
+            sums.append(_mean_live_row_sum(weights, blocked))
     return DropoutRolls(p=settings.dropout, training=settings.training,
                         with_rescale=np.array(with_rescale), without_rescale=np.array(without_rescale))
 
@@ -420,6 +437,10 @@ def survivor_scale(result: Result) -> float:
 
 
 def different_maps(settings: Settings, rolls: int = PATTERN_ROLLS) -> int:
-    """How many different weight tables `rolls` re-rolls give: one when dropout is off (inference)."""
-    tables = {compute(settings.replace(roll=roll)).weights.tobytes() for roll in range(rolls)}
-    return len(tables)
+    """How many different dropout patterns `rolls` re-rolls give: one when dropout is off (inference).
+
+    Two rolls give different weight tables exactly when they drop different cells (every droppable cell holds
+    weight), so the patterns are compared and no forward pass is repeated."""
+    before = compute(settings.replace(roll=0)).weights_before_dropout  # (h, T, T)
+    patterns = {engine.dropout_pattern(settings.replace(roll=roll), before).tobytes() for roll in range(rolls)}
+    return len(patterns)

@@ -25,8 +25,8 @@ class MapStyle:
     margin: int = 10
     cell_text: bool = True  # a number in every cell; off for maps too large to print them readably
     # (left, top) px Plotly needs beyond the widest word and tallest key label: tick gaps and the axis title.
-    # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them (about
-    # 50 ms a click in the Lab); measured in Chromium, and tests/browser/test_map_margins_browser.py checks
+    # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them; measured in
+    # Chromium, and tests/browser/test_map_margins_browser.py checks
     # that Plotly did not have to grow them. None leaves the margins to Plotly's automargin alone.
     label_room: tuple[int, int] | None = None
 

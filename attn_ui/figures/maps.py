@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import plotly.graph_objects as go
 
-from attn_core import Result, maths
+from attn_core.engine import HeadMap
 from attn_ui.figures.layout import LAB, MapStyle, base_layout, heatmap_cells
 from attn_ui.figures.palette import (
     BLACK_TEXT_FROM,
@@ -41,74 +41,37 @@ X_TICK_ANGLE = 35  # key labels lean this much (degrees) from 7 words on
 
 
 
-def axis_labels(result: Result, joiner: str = " · ") -> list[str]:
+class ShowsAttention(Protocol):
+    """Anything the map can draw: a Result, the cheating head of lesson 1, a trained model's head."""
+
+    def head_map(self, head: int | None = None) -> HeadMap: ...
+
+
+def axis_labels(view: HeadMap, joiner: str = " · ") -> list[str]:
     """Words as tick labels, PAD words marked; escaped so markup shows as text."""
-    padded = set(result.settings.padded)
+    padded = set(view.padded)
     return [
         plotly_escape(label) + (f"{joiner}PAD" if pos in padded else "")
-        for pos, label in enumerate(result.labels, start=1)
+        for pos, label in enumerate(view.labels, start=1)
     ]
 
 
-def cell_status(result: Result, head: int) -> np.ndarray:
+def cell_status(view: HeadMap) -> np.ndarray:
     """One word per cell: 'legal', 'future', 'padding', 'both' or 'dropped'."""
-    future, padding = result.blocked_by_causal, result.blocked_by_padding
+    future, padding = view.blocked_by_causal, view.blocked_by_padding
     status = np.full(future.shape, "legal", dtype=object)  # (T, T)
     status[future] = "future"
     status[padding] = "padding"
     status[future & padding] = "both"
-    status[result.dropped[head]] = "dropped"
+    status[view.dropped] = "dropped"
     return status
 
 
-@dataclass(frozen=True)
-class MapCells:
-    """What a map draws, whatever made the weights: the Lab's Result (result_cells) or a trained model's learned
-    weights (learned_cells). All arrays (T, T) and read as given; labels already escaped for Plotly."""
-
-    words: tuple[str, ...]  # one escaped word a position, for the hover text
-    weights: np.ndarray  # the weights drawn
-    before: np.ndarray  # the weights before dropout (equal to weights without it)
-    status: np.ndarray  # 'legal', 'future', 'padding', 'both' or 'dropped' (cell_status)
-    blocked: np.ndarray  # bool: drawn grey
-    x_labels: tuple[str, ...]  # key labels (top axis)
-    y_labels: tuple[str, ...]  # query labels
-
-
-def result_cells(result: Result, head: int | None = None) -> MapCells:
-    """One head of a Lab Result (0-based; default: the head in view)."""
-    head = result.view_index if head is None else head
-    weights = result.weights[head]  # (T, T)
-    return MapCells(
-        words=tuple(plotly_escape(label) for label in result.labels),
-        weights=weights,
-        before=result.weights_before_dropout[head],
-        status=cell_status(result, head),
-        blocked=result.blocked[head] & (weights == 0),  # the zero-score trap gives blocked cells weight
-        x_labels=tuple(axis_labels(result, joiner="<br>")),
-        y_labels=tuple(axis_labels(result)),
-    )
-
-
-def learned_cells(weights: np.ndarray, words: tuple[str, ...], causal: bool = True) -> MapCells:
-    """A trained model's weights of one head (T, T) on the tokens `words` (shown as given, escaped here).
-
-    The grey cells are the ones the causal mask blocked while the model ran (the core's own causal_mask); the
-    model has no padding and no dropout at inference, so no cell is PAD or dropped."""
-    length = len(words)
-    future = maths.causal_mask(length) if causal else np.zeros((length, length), dtype=bool)  # (T, T)
-    status = np.where(future, "future", "legal").astype(object)  # (T, T)
-    escaped = tuple(plotly_escape(word) for word in words)
-    return MapCells(escaped, weights, weights, status, future & (weights == 0), escaped, escaped)
-
-
-def hover_lines(result: Result, head: int, status: np.ndarray) -> list[list[str]]:
+def hover_lines(view: HeadMap, status: np.ndarray) -> list[list[str]]:
     """What the mouse says over each cell: query, key, weight, and why a cell is blocked or dropped."""
-    words = [plotly_escape(label) for label in result.labels]
-    return _hover(words, result.weights[head], result.weights_before_dropout[head], status)
-
-
-def _hover(words, weights: np.ndarray, before: np.ndarray, status: np.ndarray) -> list[list[str]]:
+    words = [plotly_escape(label) for label in view.labels]
+    weights = view.weights
+    before = view.weights_before_dropout
     why = {
         "future": "blocked: this key comes after the query (future)",
         "padding": "blocked: this key is a PAD token",
@@ -127,13 +90,13 @@ def _hover(words, weights: np.ndarray, before: np.ndarray, status: np.ndarray) -
     return rows
 
 
-def attention_map(result: Result, **options) -> go.Figure:
-    """attention_map_spec(result, **options) as a go.Figure: the map of one head, blocked cells grey."""
-    return figure_from_spec(attention_map_spec(result, **options))
+def attention_map(source: ShowsAttention, **options) -> go.Figure:
+    """attention_map_spec(source, **options) as a go.Figure: the map of one head, blocked cells grey."""
+    return figure_from_spec(attention_map_spec(source, **options))
 
 
 def attention_map_spec(
-    result: Result,
+    source: ShowsAttention,
     head: int | None = None,
     selected_row: int | None = None,
     style: MapStyle = LAB,
@@ -141,14 +104,12 @@ def attention_map_spec(
 ) -> dict:
     """The weight table of one head (0-based; default: the head in view), blocked cells grey, as the plain
     figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it)."""
-    return cells_map_spec(result_cells(result, head), selected_row, style, title)
-
-
-def cells_map_spec(cells: MapCells, selected_row: int | None = None, style: MapStyle = LAB,
-                   title: str | None = None) -> dict:
-    """The map of any MapCells (see attention_map_spec)."""
-    length = len(cells.words)
-    weights, blocked, status = cells.weights, cells.blocked, cells.status  # (T, T) each
+    view = source.head_map(head)
+    length = len(view.labels)
+    weights = view.weights  # (T, T)
+    blocked = view.blocked & (weights == 0)  # the zero-score trap gives blocked cells weight
+    status = cell_status(view)
+    labels = axis_labels(view)
     positions = list(range(length))
     font = max(8, style.cell_font - max(0, length - 8))  # long sentences get smaller numbers
 
@@ -159,8 +120,8 @@ def cells_map_spec(cells: MapCells, selected_row: int | None = None, style: MapS
     cell_text[blocked] = ""
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
     grey = ~np.isnan(kind)
-    future_mark = "·" if length > 10 else "future"
-    texts = np.where(kind == 0, future_mark if style.cell_text else "", np.where(grey, "PAD", cell_text))
+    future_mark = ("·" if length > 10 else "future") if style.cell_text else ""
+    texts = np.where(kind == 0, future_mark, np.where(grey, "PAD", cell_text))
     colours = np.where(grey, GREY_TEXT, np.where(weights >= BLACK_TEXT_FROM, TEXT_ON_LIGHT, TEXT_ON_DARK))
     labels_drawn = [_coloured(colour, text) for colour, text in zip(colours.ravel(), texts.ravel(), strict=True)]
     sizes = np.where(grey, max(8, font - 3), font).ravel().tolist() if style.cell_text else style.cell_font
@@ -183,11 +144,11 @@ def cells_map_spec(cells: MapCells, selected_row: int | None = None, style: MapS
                                                "opacity": 0},
             "text": labels_drawn, "textposition": "middle center", "textfont": {"size": sizes},
             "selected": {"marker": {"opacity": 0}}, "unselected": {"marker": {"opacity": 0}},
-            "hovertext": [line for row in _hover(cells.words, weights, cells.before, status) for line in row],
+            "hovertext": [line for row in hover_lines(view, status) for line in row],
             "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
         },
     ]
-    layout = _layout(list(cells.x_labels), list(cells.y_labels), style, title)
+    layout = _layout(axis_labels(view, joiner="<br>"), labels, style, title)
     if selected_row is not None and 0 <= selected_row < length:
         layout["shapes"] = [{
             "type": "rect", "x0": -0.5, "x1": length - 0.5, "y0": selected_row - 0.5, "y1": selected_row + 0.5,

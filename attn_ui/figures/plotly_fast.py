@@ -1,7 +1,7 @@
 """The fast path to the browser, and every private corner of Plotly it leans on.
 
 The Lab builds figures as plain dicts and hands them to st.plotly_chart without Plotly's parsing, validation or
-deep copies (about 25 ms a map saved), and works out a map's margins from the labels' widths so that Plotly
+deep copies, and works out a map's margins from the labels' widths so that Plotly
 draws it once. That relies on details that are not public API; each is listed here, and
 tests/ui/test_plotly_fast.py fails with a message naming the one that a Plotly or Streamlit upgrade broke:
 
@@ -26,7 +26,7 @@ from plotly.basedatatypes import BaseFigure
 
 
 def figure_from_spec(spec: dict) -> go.Figure:
-    """Wrap a plain figure dict without Plotly's per-property validation (about 25 ms -> 2 ms a map).
+    """Wrap a plain figure dict without Plotly's per-property validation, the slowest step of a map.
 
     The builders write plain dicts for speed; tests/ui/test_figures.py builds every figure again WITH
     validation, so a misspelt property still fails there.
@@ -38,7 +38,7 @@ VALIDATE = False  # tests switch this on to have Plotly check every property
 
 
 class ReadyFigure(BaseFigure):
-    """A finished figure dict that st.plotly_chart takes as it is: the Lab's hot path (about 3 ms a click).
+    """A finished figure dict that st.plotly_chart takes as it is: the Lab's hot path.
 
     st.plotly_chart turns a go.Figure into a dict with `to_dict()` (a deep copy of everything) and turns a
     dict into a go.Figure WITH validation before it writes the JSON. A BaseFigure is taken as already checked
@@ -59,7 +59,7 @@ class ReadyFigure(BaseFigure):
 
 def template_dict(template: go.layout.Template) -> dict:
     """The template as a dict, for reading only: Plotly's own dict when it has one (to_plotly_json deep-copies
-    it, about 1 ms a click). tests/ui/test_figures.py checks the JSON equals what go.Figure writes."""
+    it). tests/ui/test_figures.py checks the JSON equals what go.Figure writes."""
     props = getattr(template, "_props", None)
     return props if isinstance(props, dict) else template.to_plotly_json()
 

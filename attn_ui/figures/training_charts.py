@@ -8,7 +8,12 @@ frame stretching under it. Reference levels (the true entropy, chance) are dotte
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+import numpy as np
+
+from attn_core import maths
+from attn_core.engine import HeadMap
 from attn_core.training.experiments import Curve, DropoutResult, HeadsResult
 from attn_ui.figures import maps
 from attn_ui.figures.layout import CHART, LEARNED, ChartStyle, MapStyle, base_layout
@@ -102,8 +107,24 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
     return {"data": traces, "layout": layout}
 
 
+@dataclass(frozen=True)
+class LearnedHead:
+    """A trained model's head as something the Lab's map can draw (maps.ShowsAttention): its learned weights on
+    one sequence. The grey cells are the ones the causal mask blocked while it ran (the core's own causal_mask);
+    at inference there is no dropout, and the repeat data has no PAD."""
+
+    weights: np.ndarray  # (T, T) read-only
+    tokens: tuple[str, ...]
+
+    def head_map(self, head: int | None = None) -> HeadMap:
+        length = len(self.tokens)
+        nothing = np.zeros((length, length), dtype=bool)  # (T, T)
+        return HeadMap(labels=self.tokens, padded=(), weights=self.weights, weights_before_dropout=self.weights,
+                       blocked_by_causal=maths.causal_mask(length), blocked_by_padding=nothing, dropped=nothing)
+
+
 def learned_map_spec(result: HeadsResult, layer: int, head: int, selected_row: int | None = None,
                      style: MapStyle = LEARNED) -> dict:
     """One head's learned weights (1-based layer and head) on the example sequence, drawn by the Lab's map."""
-    cells = maps.learned_cells(result.weight_map(layer, head), words.example_tokens(result))
-    return maps.cells_map_spec(cells, selected_row, style)
+    learned = LearnedHead(result.weight_map(layer, head), words.example_tokens(result))
+    return maps.attention_map_spec(learned, selected_row=selected_row, style=style)

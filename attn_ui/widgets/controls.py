@@ -1,13 +1,15 @@
-"""The Lab's controls: one builder, used wherever the controls appear. Widgets in, one Settings out.
+"""The controls: one builder per control, used by the Lab and by every lesson page. Widgets in, values out.
 
-Widget keys are namespaced `lab.*`. Before any widget is drawn, the values in session state are made
-consistent (a head in view that no longer exists, a PAD position beyond a shorter sentence) so no widget is
-ever handed a value it cannot show.
+Widget keys are `<namespace>.<URL key>` (`lab.causal`, `drop.p`), derived from the settings' one declaration
+(attn_core.settings.FIELDS), so a page's widget, its URL key and its Settings field always share a name. The
+Lab's own block (`lab_controls`) first makes the values in session state consistent (a head in view that no
+longer exists, a PAD position beyond a shorter sentence), so no widget is ever handed a value it cannot show.
 """
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -19,38 +21,113 @@ from attn_core import (
     SUPPORTED_D_MODEL,
     Settings,
     SettingsError,
+    coerce_settings,
     tokenize,
     valid_head_counts,
 )
-from attn_core.tokens import unique_labels
-from attn_ui.widgets.state import SETTINGS_KEY, Incoming
+from attn_core.settings import DROPOUT_STEP, FIELD_BY_NAME, FIELDS, MAX_SEED
+from attn_core.tokens import MAX_TOKENS, unique_labels
+from attn_ui.widgets.state import Incoming
 from attn_ui.words.escape import md_escape
 
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 MORE_KEY = "lab.more"  # whether the "More" expander is open
-
-# widget key -> Settings field
-WIDGET_FIELDS = MappingProxyType({  # read-only: shared by every session
-    "lab.causal": "causal",
-    "lab.heads": "heads",
-    "lab.view": "view",
-    "lab.p": "dropout",
-    "lab.train": "training",
-    "lab.pad": "padded",
-    "lab.sentence": "sentence",
-    "lab.d": "d_model",
-    "lab.route": "route",
-    "lab.seed": "seed",
-    "lab.rescale": "rescale",
-})
+LAB = "lab"  # the Lab's namespace
+ADVANCED_FIELDS = frozenset({"sentence", "d_model", "route", "seed", "rescale"})  # drawn inside "More"
+PAD_LABEL = "Tap a word to make it PAD"
 
 
-ADVANCED_KEYS = frozenset({"lab.sentence", "lab.d", "lab.route", "lab.seed", "lab.rescale"})  # in "More"
+def widget_key(namespace: str, field_name: str) -> str:
+    """The widget key of a Settings field on a page: `<namespace>.<URL key>`."""
+    return f"{namespace}.{FIELD_BY_NAME[field_name].key}"
+
+
+# --- one builder per control -----------------------------------------------------------------------------
+
+
+def _initial(name: str, value: Any) -> dict[str, Any]:
+    """The widget's starting value, given only when the page has one (the Lab seeds session state instead)."""
+    return {} if value is None else {name: value}
+
+
+def causal_toggle(namespace: str, value: bool | None = None) -> bool:
+    return st.toggle("Causal mask", key=widget_key(namespace, "causal"), **_initial("value", value),
+                     help="Block every key that comes after the query word.")
+
+
+def pad_chips(namespace: str, labels: Sequence[str], default: Sequence[int] | None = None,
+              label: str = PAD_LABEL) -> tuple[int, ...]:
+    """Chips of the sentence's words; the ones picked (1-based positions) become PAD."""
+    picked = st.pills(label, list(range(1, len(labels) + 1)), selection_mode="multi",
+                      key=widget_key(namespace, "padded"), format_func=lambda pos: md_escape(labels[pos - 1]),
+                      wrap=True, **_initial("default", None if default is None else list(default)))
+    return tuple(sorted(picked or ()))
+
+
+def dropout_slider(namespace: str, value: float | None = None) -> float:
+    return st.slider("Dropout p", 0.0, MAX_DROPOUT, step=DROPOUT_STEP, key=widget_key(namespace, "dropout"),
+                     format="%.2f", **_initial("value", value))
+
+
+def training_toggle(namespace: str, value: bool | None = None) -> bool:
+    return st.toggle("Training", key=widget_key(namespace, "training"), **_initial("value", value),
+                     help="Dropout acts only while training; inference ignores p.")
+
+
+def rescale_toggle(namespace: str, value: bool | None = None) -> bool:
+    return st.toggle("Rescale survivors by 1 / (1 − p)", key=widget_key(namespace, "rescale"),
+                     **_initial("value", value))
+
+
+def roll(namespace: str, start: int = 0) -> int:
+    """Which dropout pattern this page shows, from `start` on; the Re-roll button counts it up."""
+    return int(st.session_state.setdefault(widget_key(namespace, "roll"), start))
+
+
+def _reroll(namespace: str) -> None:
+    st.session_state[widget_key(namespace, "roll")] = (roll(namespace) + 1) % (MAX_SEED + 1)
+
+
+def reroll_button(namespace: str, disabled: bool = False) -> None:
+    st.button("Re-roll", icon=":material/casino:", on_click=_reroll, args=(namespace,), key=f"{namespace}.reroll",
+              help="Draw a new dropout pattern.", disabled=disabled, width="stretch")
+
+
+@dataclass(frozen=True)
+class DropoutChoice:
+    """What the dropout controls of a page say."""
+
+    dropout: float
+    training: bool
+    rescale: bool | None  # None where the page does not offer the choice
+    roll: int
+
+
+def dropout_controls(namespace: str, dropout: float | None = None, training: bool | None = None,
+                     rescale: bool | None = None, offer_rescale: bool = False, roll_start: int = 0) -> DropoutChoice:
+    """The dropout slider, then Training and Re-roll in one wrapping row (and the rescale switch if offered)."""
+    roll(namespace, roll_start)
+    p = dropout_slider(namespace, dropout)
+    with st.container(key=f"{namespace}-dropout-row", horizontal=True, vertical_alignment="center", gap="small"):
+        is_training = training_toggle(namespace, training)
+        reroll_button(namespace, disabled=not (is_training and p > 0))
+    chosen_rescale = rescale_toggle(namespace, rescale) if offer_rescale else None
+    return DropoutChoice(p, is_training, chosen_rescale, roll(namespace))
+
+
+# --- the Lab's block ------------------------------------------------------------------------------------------
+
+LAB_FIELDS = tuple(f.name for f in FIELDS)  # every setting has a Lab widget, or (roll) a Lab session key
+
+
+def _drawn(field_name: str) -> bool:
+    return field_name not in ADVANCED_FIELDS or bool(st.session_state.get(MORE_KEY))
 
 
 def widget_values(settings: Settings) -> dict[str, Any]:
-    values = {key: getattr(settings, field) for key, field in WIDGET_FIELDS.items()}
-    values["lab.pad"] = list(settings.padded)
+    """The Lab's session-state values for these Settings, keyed by widget key."""
+    values = {widget_key(LAB, name): getattr(settings, name) for name in LAB_FIELDS}
+    values[widget_key(LAB, "padded")] = list(settings.padded)
     return values
 
 
@@ -62,61 +139,51 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str]]:
     first option, and reopening must show the Settings' values, not that.
     """
     state = st.session_state
-    drawn = WIDGET_FIELDS.keys() if state.get(MORE_KEY) else WIDGET_FIELDS.keys() - ADVANCED_KEYS
-    for key, value in widget_values(incoming.settings).items():
-        if key not in drawn:
+    for name, value in zip(LAB_FIELDS, widget_values(incoming.settings).values(), strict=True):
+        key = widget_key(LAB, name)
+        if not _drawn(name):
             state.pop(key, None)
         elif incoming.from_link or key not in state:
             state[key] = value
     notes: list[str] = []
     sentence = incoming.settings.sentence
-    if "lab.sentence" in drawn:
+    if _drawn("sentence"):
         try:
-            sentence = " ".join(tokenize(state["lab.sentence"]))
+            sentence = " ".join(tokenize(state[widget_key(LAB, "sentence")]))
         except SettingsError as error:
             notes.append(f"{error} The map keeps the previous sentence.")
-    raw = {field: state[key] if key in drawn else getattr(incoming.settings, field)
-           for key, field in WIDGET_FIELDS.items() if field != "sentence"}
+    raw = {name: state[widget_key(LAB, name)] if _drawn(name) else getattr(incoming.settings, name)
+           for name in LAB_FIELDS if name != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
-    settings, fixes = Settings.coerce(sentence=sentence, roll=incoming.settings.roll, **raw)
-    for key, value in widget_values(settings).items():
-        if key in drawn and key != "lab.sentence" and state[key] != value:
+    settings, fixes = coerce_settings(sentence=sentence, **raw)
+    for name, value in zip(LAB_FIELDS, widget_values(settings).values(), strict=True):
+        key = widget_key(LAB, name)
+        if _drawn(name) and name != "sentence" and state[key] != value:
             state[key] = value  # allowed: the widget has not been drawn yet in this run
     return settings, notes + fixes
 
 
-def _reroll() -> None:
-    settings = st.session_state.get(SETTINGS_KEY) or Settings()
-    st.session_state[SETTINGS_KEY] = settings.replace(roll=(settings.roll + 1) % 1_000_000)
-
-
 def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
-    """Draw the controls; return the Settings they describe and any note about values that were fixed."""
+    """Draw the Lab's controls; return the Settings they describe and any note about values that were fixed."""
     settings, notes = _prepare_state(incoming)
     labels = unique_labels(settings.tokens)
 
-    st.toggle("Causal mask", key="lab.causal", help="Block every key that comes after the query word.")
+    causal_toggle(LAB)
     head_options = [h for h in valid_head_counts(settings.d_model) if h <= MAX_HEADS_SHOWN]
     st.segmented_control(
-        "Heads", head_options, key="lab.heads", required=True, wrap=True,
+        "Heads", head_options, key=widget_key(LAB, "heads"), required=True, wrap=True,
         help=f"d_head = d_model / heads = {settings.d_model} / {settings.heads} = {settings.d_head}",
     )
     st.caption(f"d_head = {settings.d_model} / {settings.heads} = **{settings.d_head}** per head")
     if settings.heads > 1:
         st.segmented_control(
-            "Viewing head", list(range(1, settings.heads + 1)), key="lab.view", required=True, wrap=True
+            "Viewing head", list(range(1, settings.heads + 1)), key=widget_key(LAB, "view"), required=True,
+            wrap=True,
         )
-    st.slider("Dropout p", 0.0, MAX_DROPOUT, step=0.05, key="lab.p", format="%.2f")
-    with st.container(key="lab-dropout-row", horizontal=True, vertical_alignment="center", gap="small"):
-        st.toggle("Training", key="lab.train", help="Dropout acts only while training; inference ignores p.")
-        st.button("Re-roll", icon=":material/casino:", on_click=_reroll, help="Draw a new dropout pattern.",
-                  disabled=not settings.dropout_active, width="stretch")
+    dropout_controls(LAB)
     if not settings.training and settings.dropout > 0:
         st.caption(f"Inference: dropout is off, so p = {settings.dropout:.2f} is ignored.")
-    st.pills(
-        "Tap a word to make it PAD", list(range(1, len(labels) + 1)), selection_mode="multi", key="lab.pad",
-        format_func=lambda pos: md_escape(labels[pos - 1]), wrap=True,
-    )
+    pad_chips(LAB, labels)
     advanced_controls()
     return settings, notes
 
@@ -129,8 +196,8 @@ def advanced_controls() -> None:
     if not more.open:
         return
     with more:
-        st.text_input("Sentence (1 to 16 words)", key="lab.sentence", max_chars=400)
-        st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key="lab.d", required=True)
-        st.selectbox("Masking route", ROUTES, key="lab.route", format_func=ROUTE_NAMES.__getitem__)
-        st.toggle("Rescale dropout survivors by 1 / (1 - p)", key="lab.rescale")
-        st.number_input("Seed of W_q, W_k, W_v, W_o", 0, 999_999, step=1, key="lab.seed")
+        st.text_input(f"Sentence (1 to {MAX_TOKENS} words)", key=widget_key(LAB, "sentence"), max_chars=400)
+        st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)
+        st.selectbox("Masking route", ROUTES, key=widget_key(LAB, "route"), format_func=ROUTE_NAMES.__getitem__)
+        rescale_toggle(LAB)
+        st.number_input("Seed of W_q, W_k, W_v, W_o", 0, MAX_SEED, step=1, key=widget_key(LAB, "seed"))

@@ -25,13 +25,16 @@ CSS = """
   word-break: normal !important; overflow-wrap: normal !important;
 }
 /* Metric tiles (panels.metric_tiles): a wrapping row of 2, 3 or 4 to a line; phones keep 3, or 2 of 4 */
-:is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4) > [data-testid="stElementContainer"] { min-width: 0 !important; }
+:is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4, .st-key-kpis-5) > [data-testid="stElementContainer"] {
+  min-width: 0 !important; }
 .st-key-kpis-2 > [data-testid="stElementContainer"] { flex: 1 1 calc(50% - 0.55rem) !important; }
 .st-key-kpis-3 > [data-testid="stElementContainer"] { flex: 1 1 calc(33.3% - 0.7rem) !important; }
 .st-key-kpis-4 > [data-testid="stElementContainer"] { flex: 1 1 calc(25% - 0.8rem) !important; }
+.st-key-kpis-5 > [data-testid="stElementContainer"] { flex: 1 1 calc(20% - 0.8rem) !important; }
 @media (max-width: 640px) {
-  :is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4) { gap: 0.4rem !important; }
-  .st-key-kpis-4 > [data-testid="stElementContainer"] { flex-basis: calc(50% - 0.25rem) !important; }
+  :is(.st-key-kpis-2, .st-key-kpis-3, .st-key-kpis-4, .st-key-kpis-5) { gap: 0.4rem !important; }
+  :is(.st-key-kpis-4, .st-key-kpis-5) > [data-testid="stElementContainer"] {
+    flex-basis: calc(50% - 0.25rem) !important; }
 }
 
 /* --- accessibility (WCAG 2.1 AA) --- */
@@ -75,7 +78,7 @@ button:not(:disabled) kbd { opacity: 1 !important; }
     padding-right: 0.4rem !important; }
 }
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
-.st-key-lab-dropout-row .stButton { min-width: 7.5rem; }
+[class*="-dropout-row"] .stButton { min-width: 7.5rem; }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
   padding-top: 4.2rem !important;
@@ -164,3 +167,46 @@ def apply_look() -> None:
 
 def apply_projector_look() -> None:
     st.html(PROJECTOR_CSS)
+
+
+# --- the class poll ------------------------------------------------------------------------------------------
+
+ROUNDS = '[class*="st-key-poll-round-"]'  # the counts of one round (poll_view.counts_block)
+
+POLL_CSS = """
+<style>
+.st-key-poll-code p { font-size: 2.4rem !important; font-weight: 800 !important; letter-spacing: 0.12em;
+  line-height: 1.1 !important; font-family: "Source Code Pro", ui-monospace, monospace !important; }
+[class*="st-key-poll-round-"] [data-testid="stProgress"] [role="progressbar"] > div { height: 0.9rem !important; }
+.st-key-poll-join img { image-rendering: pixelated; }
+/* A phone's options are big enough to tap and to read at arm's length */
+.st-key-poll-phone [data-testid="stRadio"] label p { font-size: 1.05rem !important; line-height: 1.4 !important; }
+.st-key-poll-phone [data-testid="stRadio"] label { padding: 0.3rem 0 !important; }
+</style>
+"""
+
+
+def _poll_projector_css() -> str:
+    """The poll board at 1280x720 for the back row: everything read from afar at 22 px or more."""
+    board = f":is(.st-key-poll-question, .st-key-poll-status, .st-key-poll-join, .st-key-poll-answer, {ROUNDS})"
+    return f"""
+<style>
+{board} :is(p, li) {{ font-size: 1.5rem !important; line-height: 1.35 !important; }}
+.st-key-poll-code p {{ font-size: 4rem !important; }}
+{ROUNDS} [data-testid="stProgress"] [role="progressbar"] > div {{ height: 1.4rem !important; }}
+:is(.st-key-poll-controls, .st-key-poll-tools) button p {{ font-size: 1.2rem !important; }}
+.st-key-poll-question [data-testid="stCode"] code {{ font-size: 1.3rem !important; }}
+[data-testid="stMain"] [data-testid="stAlert"] p {{ font-size: 1.45rem !important; }}
+</style>
+"""
+
+
+POLL_PROJECTOR_CSS = _poll_projector_css()
+
+
+def apply_poll_look() -> None:
+    st.html(POLL_CSS)
+
+
+def apply_poll_projector_look() -> None:
+    st.html(POLL_PROJECTOR_CSS)

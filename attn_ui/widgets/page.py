@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from attn_core import Settings
+from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.widgets.state import lab_query
+from attn_ui.words.export import lab_query
 
 
 def lesson_page(title: str, question: str, minutes: int) -> None:
@@ -17,6 +18,7 @@ def lesson_page(title: str, question: str, minutes: int) -> None:
     sidebar_nav()
     st.title(title)
     st.caption(f"{question} · about {minutes} minutes")
+    join_switch()  # only once this browser has opened a class poll room: its join code, for any page
 
 
 def lab_button(settings: Settings, label: str = "Open this in the Lab", **view: str) -> None:

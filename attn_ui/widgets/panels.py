@@ -6,20 +6,25 @@ from collections.abc import Iterable, Mapping
 
 import streamlit as st
 
-from attn_core import Result, Settings
+from attn_core import Result
 from attn_ui.figures import maps
 from attn_ui.figures.layout import LAB, MapStyle, download_config
 from attn_ui.figures.plotly_fast import ReadyFigure
 from attn_ui.widgets.access import weights_table_expander
 from attn_ui.words.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
+from attn_ui.words.export import map_file_name
 
 MAP_KEY = "lab.map"
 
 
-def show_notes(notes: Iterable[str]) -> None:
-    """Everything that was fixed or refused, in one friendly box."""
+def show_notes(notes: Iterable[str], projector: bool = False) -> None:
+    """Everything that was fixed or refused: one friendly box, or toasts in projector mode (a box would push the map
+    off a 1280x720 screen)."""
     notes = [n for n in notes if n]
-    if notes:
+    if projector:
+        for note in notes:
+            st.toast(note, icon=":material/info:", duration="long")
+    elif notes:
         st.info("  \n".join(notes), icon=":material/info:")
 
 
@@ -59,15 +64,6 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
         if isinstance(row, int | float) and 0 <= int(row) < length:
             return int(row)
     return fallback if fallback is not None and 0 <= fallback < length else None
-
-
-def map_file_name(settings: Settings) -> str:
-    parts = [f"attention-head{settings.view}of{settings.heads}", "causal" if settings.causal else "full"]
-    if settings.padded:
-        parts.append("pad" + "-".join(map(str, settings.padded)))
-    if settings.dropout_active:
-        parts.append(f"drop{int(settings.dropout * 100)}")
-    return "_".join(parts)
 
 
 def attention_panel(result: Result, row: int | None, style: MapStyle = LAB) -> None:

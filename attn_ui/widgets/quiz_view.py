@@ -20,22 +20,8 @@ from typing import Any
 
 import streamlit as st
 
-from attn_ui.quiz.bank import (
-    BY_ID,
-    QUESTIONS,
-    SECTION_BY_ID,
-    SECTIONS,
-    Question,
-    Section,
-    Tally,
-    feedback,
-    in_section,
-    is_complete,
-    is_right,
-    letter,
-    normalise,
-    tally,
-)
+from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
+from attn_ui.quiz.model import Question, Section, Tally, feedback, is_complete, is_right, letter, normalise, tally
 from attn_ui.widgets.page import lab_button
 
 ANSWERS_KEY = "quiz.answers"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attn_core import QUERY_KEYS, Settings, compute
+from attn_core import QUERY_KEYS, Settings, compute, settings_from_query
 from attn_core.training.choices import TrainChoice
 
 SETTINGS_KEY = "lab.settings"  # the Settings on screen, kept across pages
@@ -34,8 +34,8 @@ class Incoming:
 def cached_compute(settings: Settings):
     """The one cache of the app: a Result per Settings, shared by every session (results are read-only).
 
-    Settings is a frozen dataclass whose repr names every field, so its repr is its key (about 1 ms a click
-    cheaper than Streamlit's generic hashing of the object)."""
+    Settings is a frozen dataclass whose repr names every field, so its repr is its key, cheaper than
+    Streamlit's generic hashing of the object."""
     return compute(settings)
 
 
@@ -73,7 +73,7 @@ def current_settings() -> Incoming:
     written = st.session_state.get(WRITTEN_KEY)
     if stored is not None and (not params or params == written):
         return Incoming(stored, (), from_link=False)
-    settings, notes = Settings.from_query(params)
+    settings, notes = settings_from_query(params)
     return Incoming(settings, tuple(notes), from_link=True)
 
 
@@ -89,11 +89,6 @@ def remember(settings: Settings, view: Mapping[str, str] | None = None) -> None:
             if key in QUERY_KEYS or key in VIEW_KEYS:
                 del st.query_params[key]
         st.query_params.update(wanted)
-
-
-def lab_query(settings: Settings, **view: str) -> dict[str, str]:
-    """The query string that opens the Lab in this state (for links on lesson pages and scenes)."""
-    return {**settings.to_query(), **{k: v for k, v in view.items() if v}}
 
 
 def url_row(length: int) -> int | None:

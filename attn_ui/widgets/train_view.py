@@ -31,7 +31,8 @@ from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.layout import download_config
 from attn_ui.figures.plotly_fast import ReadyFigure
-from attn_ui.widgets import classroom, panels
+from attn_ui.widgets import panels
+from attn_ui.widgets import projector as projector_mode
 from attn_ui.widgets.state import cached_training
 from attn_ui.widgets.training_runs import LiveRun, RunView, run_board
 from attn_ui.words import training_words as words
@@ -116,7 +117,7 @@ def remember(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
     query = choice.to_query()
     st.session_state[WRITTEN_KEY] = {key: [value] for key, value in query.items()}
     view = {"show": "" if show_masked or choice.experiment != "mask" else "off",
-            "mode": classroom.PROJECTOR if projector else ""}
+            "mode": projector_mode.PROJECTOR if projector else ""}
     wanted = {**query, **{k: v for k, v in view.items() if v}}
     current = {key: values[-1] for key, values in ((k, st.query_params.get_all(k)) for k in st.query_params)
                if key in (*QUERY_KEYS, *VIEW_KEYS)}
@@ -132,7 +133,7 @@ def show_masked_switch(choice: TrainChoice, from_link: bool) -> bool:
     if choice.experiment != "mask":
         return True
     if from_link or "train.show" not in st.session_state:
-        st.session_state["train.show"] = (classroom.url_value("show") or "").strip().lower() != "off"
+        st.session_state["train.show"] = (projector_mode.url_value("show") or "").strip().lower() != "off"
     return st.toggle(words.SHOW_MASKED, key="train.show", help=words.SHOW_MASKED_HELP)
 
 

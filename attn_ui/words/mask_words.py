@@ -5,9 +5,12 @@ Pure text: no Streamlit, no maths. Every user word goes through md_escape.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from attn_core import Result
+from attn_core.lessons import masks as lessons
 from attn_core.lessons.masks import (
     CheatingHead,
     DropoutRolls,
@@ -330,3 +333,23 @@ def rolls_caption(rolls: DropoutRolls) -> str:
         f"Over {count} re-rolls at p = {rolls.p:.2f}: mean row sum {rolls.mean_with:.3f} with the rescale, "
         f"{rolls.mean_without:.3f} without it (1 − p = {1 - rolls.p:.2f})."
     )
+
+
+def dropout_tiles(result: Result, maps_in_rolls: int) -> dict[str, str]:
+    """Page 3's tiles: what dropout did to the head in view, and how many patterns the re-rolls give."""
+    return {
+        "Survivors ×": f"{lessons.survivor_scale(result):.2f}",
+        "Dropped cells": str(result.dropped_cells),
+        "Mean row sum": f"{lessons.mean_row_sum(result):.2f}",
+        f"Maps in {lessons.PATTERN_ROLLS} re-rolls": str(maps_in_rolls),
+    }
+
+
+DROPOUT_TILE_HELP = MappingProxyType({  # read-only: shared by every session
+    "Survivors ×": "What each weight that survived was multiplied by: 1 / (1 − p) with the rescale, else 1.",
+    "Dropped cells": "Weights set to 0 by this dropout pattern, in the head on the map.",
+    "Mean row sum": "The rows' sums, averaged over the rows that have a key to look at.",
+    f"Maps in {lessons.PATTERN_ROLLS} re-rolls": "How many different maps the first re-rolls of this setting "
+    "give. Training draws a new pattern each time, so they differ; inference has no dropout, so every "
+    "re-roll gives the same map.",
+})

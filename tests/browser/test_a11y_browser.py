@@ -311,7 +311,8 @@ def test_lab_at_200_percent_zoom_keeps_every_control_and_the_map(browser, server
         title = page.locator("h1").first.bounding_box()
         assert title["y"] >= header["y"] + header["height"] - 1, "the title hides under Streamlit's header"
         controls = [harness.switch(page, "Causal mask").locator("xpath=ancestor::label[1]"),
-                    page.get_by_role("slider", name="Dropout p"), page.get_by_role("button", name="Re-roll"),
+                    page.get_by_role("slider", name="Dropout p"),
+                    page.get_by_role("button", name="Re-roll", exact=True),
                     page.locator('[data-testid="stPlotlyChart"]').first, page.get_by_text("The map as a table")]
         for control in controls:
             control.scroll_into_view_if_needed()

@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.widgets import classroom
-from attn_ui.widgets.panels import map_file_name
+from attn_ui.words import export
 from attn_ui.words.explain import kpi_values
+from attn_ui.words.export import map_file_name
 from attn_ui.words.scenes import SCENES
 from tests.browser import harness
 
@@ -219,7 +219,7 @@ def test_csv_and_png_downloads_have_meaningful_names_and_the_right_content(serve
     assert download.suggested_filename == "attention-head2of4_causal_pad5-6_drop50.csv"
     download.save_as(tmp_path / "weights.csv")
     text = (tmp_path / "weights.csv").read_text()
-    assert text == classroom.weights_csv(compute(settings))
+    assert text == export.weights_csv(compute(settings))
     assert len(list(csv.reader(io.StringIO(text)))) == 7
 
     chart = page.locator('[data-testid="stPlotlyChart"]').first

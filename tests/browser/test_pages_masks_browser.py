@@ -50,7 +50,7 @@ def test_peek_cheating_head_loses_its_answer_when_the_mask_goes_on(server, page)
     open_page(page, server, "Peeking_and_the_causal_mask")
     assert page.locator(".js-plotly-plot").count() == 4
     cheat = lessons.cheating_head(Settings().sentence, causal=False)
-    np.testing.assert_allclose(map_weights(page), cheat.result.weights[0], atol=5e-7)
+    np.testing.assert_allclose(map_weights(page), cheat.weights, atol=5e-7)
     assert harness.metrics(page) == {"Next word guessed right": "5 of 5"}
 
     harness.toggle(page, "Causal mask").click()
@@ -58,7 +58,7 @@ def test_peek_cheating_head_loses_its_answer_when_the_mask_goes_on(server, page)
     assert harness.metrics(page) == {"Next word guessed right": "1 of 5"}
     weights = map_weights(page)
     np.testing.assert_array_equal(np.isnan(weights), UPPER)
-    masked = lessons.cheating_head(Settings().sentence, causal=True).result.weights[0]
+    masked = lessons.cheating_head(Settings().sentence, causal=True).weights
     np.testing.assert_allclose(weights[~UPPER], masked[~UPPER], atol=5e-7)
     assert errors == []
 
@@ -100,7 +100,7 @@ def test_drop_reroll_moves_training_and_leaves_inference_alone(server, page):
     training = compute(Settings(dropout=0.5))
     np.testing.assert_allclose(map_weights(page), training.weights[0], atol=5e-7)
     assert harness.metrics(page)["Survivors ×"] == "2.00"
-    reroll = page.get_by_role("button", name="Re-roll")
+    reroll = page.get_by_role("button", name="Re-roll", exact=True)
     reroll.click()
     settle(page)
     np.testing.assert_allclose(map_weights(page), compute(Settings(dropout=0.5, roll=1)).weights[0], atol=5e-7)
@@ -108,10 +108,7 @@ def test_drop_reroll_moves_training_and_leaves_inference_alone(server, page):
     harness.toggle(page, "Training").click()
     settle(page)
     inference = map_weights(page)
-    for _ in range(2):
-        reroll.click()
-        settle(page)
-        np.testing.assert_array_equal(map_weights(page), inference)
+    assert reroll.is_disabled()  # inference draws no pattern, so there is nothing to re-roll
     np.testing.assert_allclose(inference, compute(Settings()).weights[0], atol=5e-7)
     assert harness.metrics(page) == {"Survivors ×": "1.00", "Dropped cells": "0", "Mean row sum": "1.00",
                                      "Maps in 10 re-rolls": "1"}  # fmt: skip

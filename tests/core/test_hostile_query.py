@@ -28,6 +28,7 @@ from attn_core import (
     Settings,
     SettingsError,
     compute,
+    settings_from_query,
     tokenize,
 )
 from attn_core.tokens import word_embedding
@@ -92,7 +93,7 @@ def assert_plain_notes(notes: list[str]) -> None:
 @HYPOTHESIS
 @given(queries)
 def test_any_query_gives_valid_settings_and_plain_notes(params):
-    s, notes = Settings.from_query(params)
+    s, notes = settings_from_query(params)
     assert_valid(s)
     assert_plain_notes(notes)
 
@@ -100,32 +101,32 @@ def test_any_query_gives_valid_settings_and_plain_notes(params):
 @HYPOTHESIS
 @given(queries)
 def test_what_a_hostile_query_gives_is_a_fixed_point_of_the_url(params):
-    s, _ = Settings.from_query(params)
+    s, _ = settings_from_query(params)
     query = s.to_query()
     assert all(isinstance(v, str) for v in query.values())
-    assert Settings.from_query(query) == (s, [])
-    assert Settings.from_query({k: [v] for k, v in query.items()}) == (s, [])
+    assert settings_from_query(query) == (s, [])
+    assert settings_from_query({k: [v] for k, v in query.items()}) == (s, [])
     assert (query == {}) == (s == Settings())
 
 
 @HYPOTHESIS
 @given(queries, st.dictionaries(st.text(max_size=12).filter(lambda k: k not in QUERY_KEYS), query_values))
 def test_unknown_keys_change_nothing(params, unknown):
-    assert Settings.from_query({**unknown, **params}) == Settings.from_query(params)
+    assert settings_from_query({**unknown, **params}) == settings_from_query(params)
 
 
 @HYPOTHESIS
 @given(st.sampled_from(QUERY_KEYS), st.lists(values, min_size=2, max_size=5))
 def test_a_repeated_key_uses_its_last_value_and_says_so(key, repeated):
-    s, notes = Settings.from_query({key: repeated})
-    assert (s, notes[1:]) == Settings.from_query({key: repeated[-1]})
+    s, notes = settings_from_query({key: repeated})
+    assert (s, notes[1:]) == settings_from_query({key: repeated[-1]})
     assert notes[0] == f"`{key}` was given {len(repeated)} times; the last one was used."
 
 
 @HYPOTHESIS
 @given(st.sampled_from([k for k in QUERY_KEYS if k != "s"]), values)
 def test_a_bad_value_falls_back_with_exactly_one_note(key, value):
-    s, notes = Settings.from_query({key: value})
+    s, notes = settings_from_query({key: value})
     changed = {k for k, v in s.to_query().items()} - {key}
     assert not changed, f"{key}={value!r} changed other keys: {changed}"
     assert len(notes) <= 1
@@ -134,7 +135,7 @@ def test_a_bad_value_falls_back_with_exactly_one_note(key, value):
 @HYPOTHESIS
 @given(hostile_text)
 def test_a_sentence_is_used_as_typed_or_refused_with_a_note(text):
-    s, notes = Settings.from_query({"s": text})
+    s, notes = settings_from_query({"s": text})
     try:
         tokens = tokenize(text)
     except SettingsError as error:
@@ -150,7 +151,7 @@ def test_a_sentence_is_used_as_typed_or_refused_with_a_note(text):
 @pytest.mark.parametrize("key", QUERY_KEYS)
 @pytest.mark.parametrize("value", NASTY, ids=lambda v: repr(v)[:24])
 def test_every_key_with_every_nasty_value(key, value):
-    s, notes = Settings.from_query({key: [value]})
+    s, notes = settings_from_query({key: [value]})
     assert_valid(s)
     assert_plain_notes(notes)
 
@@ -185,7 +186,7 @@ def test_every_key_with_every_nasty_value(key, value):
     ],
 )
 def test_edge_values_land_on_the_expected_setting(query, expected):
-    s, notes = Settings.from_query(query)
+    s, notes = settings_from_query(query)
     assert {field: getattr(s, field) for field in expected} == expected
     assert_plain_notes(notes)
 
@@ -195,7 +196,7 @@ def test_edge_values_land_on_the_expected_setting(query, expected):
     ["<b>x</b>", "<script>", "[a](javascript:x)", ":red[x]", "$x^2$", "**b**", "a|b", "~~s~~", "`x`", "``x``"],
 )
 def test_a_rejected_pad_value_is_quoted_as_code(value):
-    _, notes = Settings.from_query({"pad": value})
+    _, notes = settings_from_query({"pad": value})
     assert len(notes) == 1
     assert not MARKUP_CHARS & set(outside_code_spans(notes[0])), notes[0]
 
@@ -204,7 +205,7 @@ def test_a_huge_query_is_read_quickly_with_short_notes():
     huge = "x" * 1_000_000
     params = {key: [huge, huge] for key in QUERY_KEYS} | {"pad": ",".join(["x"] * 200_000)}
     started = time.perf_counter()
-    s, notes = Settings.from_query(params)
+    s, notes = settings_from_query(params)
     assert time.perf_counter() - started < 1.0
     assert s.sentence == DEFAULT_SENTENCE and s.padded == ()
     assert_plain_notes(notes)
@@ -212,7 +213,7 @@ def test_a_huge_query_is_read_quickly_with_short_notes():
 
 
 def test_only_foreign_keys_give_the_defaults_silently():
-    assert Settings.from_query({"": "1", "mode": "<b>", "x" * 500: "1", "héads": "4"}) == (Settings(), [])
+    assert settings_from_query({"": "1", "mode": "<b>", "x" * 500: "1", "héads": "4"}) == (Settings(), [])
 
 
 # ------------------------------------------------------------------ tokenize
@@ -290,7 +291,7 @@ def test_tokenize_keeps_its_contract_on_any_text(text):
     ["<b>x</b> <b>x</b> **b**", "👩‍💻 שלום مرحبا 🙂", ":red[x] $x^2$ [a](b) `c`", " ".join(["same"] * 16)],
 )
 def test_hostile_sentences_compute_finite_maps(sentence):
-    s, notes = Settings.from_query({"s": sentence, "causal": "1", "pad": "1", "heads": "3", "p": "0.5"})
+    s, notes = settings_from_query({"s": sentence, "causal": "1", "pad": "1", "heads": "3", "p": "0.5"})
     assert notes == []
     result = compute(s)
     assert result.tokens == tokenize(sentence)

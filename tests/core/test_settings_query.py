@@ -4,13 +4,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_core import QUERY_KEYS, Settings, SettingsError, tokenize
+from attn_core import QUERY_KEYS, Settings, SettingsError, coerce_settings, settings_from_query, tokenize
 from attn_core.tokens import word_embedding
 
 
 def test_defaults_give_an_empty_query():
     assert Settings().to_query() == {}
-    assert Settings.from_query({}) == (Settings(), [])
+    assert settings_from_query({}) == (Settings(), [])
 
 
 def test_a_full_query_round_trips_exactly():
@@ -21,7 +21,7 @@ def test_a_full_query_round_trips_exactly():
     query = s.to_query()
     assert set(query) == set(QUERY_KEYS)
     assert query["pad"] == "2,3" and query["p"] == "0.35" and query["s"] == "the cat sat"
-    back, notes = Settings.from_query(query)
+    back, notes = settings_from_query(query)
     assert back == s and notes == []
 
 
@@ -35,7 +35,7 @@ def test_every_valid_settings_round_trips(causal, heads, p_steps, train, pad, ro
     view = data.draw(st.integers(1, heads))
     s = Settings(causal=causal, heads=heads, view=view, dropout=round(p_steps * 0.05, 2), training=train,
                  padded=tuple(sorted(pad)), route=route, seed=seed, roll=roll, rescale=rescale)
-    assert Settings.from_query(s.to_query()) == (s, [])
+    assert settings_from_query(s.to_query()) == (s, [])
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_every_valid_settings_round_trips(causal, heads, p_steps, train, pad, ro
     ],
 )
 def test_bad_values_give_valid_settings_and_one_plain_note(query, expected, needle):
-    s, notes = Settings.from_query(query)
+    s, notes = settings_from_query(query)
     for field, value in expected.items():
         assert getattr(s, field) == value
     assert len(notes) == 1, notes
@@ -74,12 +74,12 @@ def test_bad_values_give_valid_settings_and_one_plain_note(query, expected, need
 
 
 def test_a_padded_position_beyond_a_new_sentence_is_dropped():
-    s, notes = Settings.from_query({"s": "one two three", "pad": "3,5"})
+    s, notes = settings_from_query({"s": "one two three", "pad": "3,5"})
     assert s.padded == (3,) and len(notes) == 1
 
 
 def test_unknown_keys_are_left_to_other_features():
-    assert Settings.from_query({"mode": "projector", "scene": "3"}) == (Settings(), [])
+    assert settings_from_query({"mode": "projector", "scene": "3"}) == (Settings(), [])
 
 
 def test_construction_refuses_impossible_settings_with_our_error():
@@ -99,7 +99,7 @@ def test_construction_refuses_impossible_settings_with_our_error():
 
 
 def test_coerce_fixes_widget_values_the_same_way():
-    s, notes = Settings.coerce(heads=3, view=4, d_model=8, padded=(1, 9))
+    s, notes = coerce_settings(heads=3, view=4, d_model=8, padded=(1, 9))
     assert s.heads == 2 and s.view == 2 and s.padded == (1,)
     assert len(notes) == 3
 
@@ -125,7 +125,7 @@ def test_word_embeddings_are_stable_and_case_blind():
     st.one_of(st.text(max_size=60), st.lists(st.text(max_size=8), max_size=3)),
 ))
 def test_from_query_never_raises_and_always_gives_valid_settings(params):
-    s, notes = Settings.from_query(params)
+    s, notes = settings_from_query(params)
     assert isinstance(s, Settings)
-    assert Settings.from_query(s.to_query()) == (s, [])
+    assert settings_from_query(s.to_query()) == (s, [])
     assert all(isinstance(n, str) and n for n in notes)

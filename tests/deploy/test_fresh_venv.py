@@ -14,14 +14,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.browser import harness
+from tests.deploy.local_deploy import in_own_thread
 
 pytestmark = pytest.mark.browser
 
@@ -110,27 +110,6 @@ def test_the_venv_holds_requirements_txt_and_nothing_from_the_dev_tools(venv_pyt
     assert run(venv_python, "-c", f"import {DEV_ONLY}").returncode != 0  # a clean venv, not this machine's
     check = run(venv_python, "-m", "pip", "check")
     assert check.returncode == 0, check.stdout + check.stderr
-
-
-def in_own_thread(function: Callable[[], None]) -> None:
-    """Run `function` in a new thread and re-raise what it raised there.
-
-    Playwright's sync API runs one instance per thread, and under xdist the browser tests' session-wide
-    browser may already hold this worker's main thread.
-    """
-    raised: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            function()
-        except BaseException as error:  # noqa: BLE001  assertion errors, skips and fails alike
-            raised.append(error)
-
-    thread = threading.Thread(target=target, name="fresh-venv-browser")
-    thread.start()
-    thread.join()
-    if raised:
-        raise raised[0]
 
 
 def test_the_app_from_the_fresh_venv_loads_in_chromium_and_writes_nothing(cloud_server, clean_copy: Path):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures.maps import drawn_labels
 from attn_ui.widgets.controls import MORE_KEY
 from tests.apptest_helpers import array, open_section, run_lab, specs
@@ -140,7 +140,7 @@ def test_reroll_draws_a_new_pattern_and_keeps_it_in_the_url():
 def test_a_link_with_state_reproduces_it_exactly():
     query = Settings(causal=True, heads=4, view=3, padded=(5, 6), dropout=0.25, roll=4, seed=9).to_query()
     at = run_lab(**query)
-    expected = compute(Settings.from_query(query)[0])
+    expected = compute(settings_from_query(query)[0])
     weights, _ = shown_weights(at)
     np.testing.assert_allclose(np.nan_to_num(weights), expected.weights[2], atol=1e-12)
     assert url(at) == query
@@ -160,7 +160,7 @@ def test_a_bad_link_gives_one_friendly_note_and_a_valid_state(query, needle):
 
 def test_a_custom_sentence_with_markup_stays_literal():
     at = open_more(run_lab())
-    at.text_input(key="lab.sentence").set_value("<b>x</b> **y** $z$").run()
+    at.text_input(key="lab.s").set_value("<b>x</b> **y** $z$").run()
     ticks = map_spec(at)["layout"]["yaxis"]["ticktext"]
     assert ticks == ["&lt;b&gt;x&lt;/b&gt;", "**y**", "$z$"]
     assert url(at) == {"s": "<b>x</b> **y** $z$"}
@@ -169,7 +169,7 @@ def test_a_custom_sentence_with_markup_stays_literal():
 def test_an_empty_or_too_long_sentence_is_refused_and_the_map_keeps_the_old_one():
     at = open_more(run_lab())
     for text, needle in (("   ", "empty"), ("w " * 17, "17 words"), ("x" * 30, "at most 24")):
-        at.text_input(key="lab.sentence").set_value(text).run()
+        at.text_input(key="lab.s").set_value(text).run()
         assert needle in at.info[0].value
         assert map_spec(at)["layout"]["yaxis"]["ticktext"] == SENTENCE
 

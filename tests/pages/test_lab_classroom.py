@@ -9,9 +9,10 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import layout as styles
-from attn_ui.widgets import classroom
+from attn_ui.widgets import share
+from attn_ui.words import export
 from attn_ui.words.explain import kpi_values
 from attn_ui.words.scenes import SCENES
 from tests.apptest_helpers import APP, open_section, run_lab
@@ -100,8 +101,8 @@ def test_csv_download_carries_the_weights_and_the_maps_file_name(monkeypatch):
     assert button.proto.deferred_file_id
     (write, mimetype, filename), = registered
     assert mimetype == "text/csv"
-    assert filename == "attention-head2of4_causal_pad5-6.csv" == classroom.csv_file_name(settings)
-    assert write() == classroom.weights_csv(compute(settings))
+    assert filename == "attention-head2of4_causal_pad5-6.csv" == export.csv_file_name(settings)
+    assert write() == export.weights_csv(compute(settings))
 
 
 def test_plotly_toolbar_saves_a_png_named_like_the_csv_at_slide_scale():
@@ -113,13 +114,13 @@ def test_plotly_toolbar_saves_a_png_named_like_the_csv_at_slide_scale():
 
 def test_link_to_this_view_on_community_cloud_and_without_a_known_address():
     cloud = open_section(run_lab({"url": "https://attention-lab.streamlit.app/~/+/"}, causal="1", row="2"),
-                         classroom.LINK_KEY)
+                         share.LINK_KEY)
     (link,) = [code.value for code in cloud.code]
     parts = urlsplit(link)
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://attention-lab.streamlit.app/"
     assert parse_qs(parts.query) == {"causal": ["1"], "row": ["2"]}
 
-    local = open_section(run_lab(causal="1", mode="projector"), classroom.LINK_KEY)
+    local = open_section(run_lab(causal="1", mode="projector"), share.LINK_KEY)
     assert [code.value for code in local.code] == ["?causal=1&mode=projector"]
 
 
@@ -180,7 +181,7 @@ def test_open_in_the_lab_carries_the_scene_settings_and_row():
     query = parse_qs(link.proto.query_string)
     scene = SCENES[10]
     assert query.pop("row") == [str(scene.row)]
-    assert Settings.from_query(query) == (scene.settings, [])
+    assert settings_from_query(query) == (scene.settings, [])
 
 
 def test_scenes_page_projector_switch_writes_mode_and_enlarges_the_map():

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attn_ui.quiz.bank import QUESTIONS, SECTIONS, Question, feedback, in_section
-from attn_ui.widgets.state import lab_query
+from attn_ui.words.export import lab_query
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute, head_error
+from attn_core import Settings, compute, head_error, settings_from_query
 from attn_core.lessons import heads as lessons
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures import plotly_fast
@@ -144,7 +144,7 @@ def test_a_head_count_that_does_not_divide_is_explained_not_a_traceback():
 def test_many_heads_try_it_opens_the_lab_with_four_causal_heads(heads_page):
     at = heads_page
     assert lab_link(at) == {"causal": "1", "heads": "4"}
-    assert Settings.from_query(lab_link(at))[0] == Settings(causal=True, heads=4)
+    assert settings_from_query(lab_link(at))[0] == Settings(causal=True, heads=4)
 
 
 # --- page 5: shapes and memory ----------------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_by_hand_honours_the_lab_settings_and_every_control():
     at.segmented_control(key="hand.word").set_value(5)
     at.segmented_control(key="hand.head").set_value(1)
     at.toggle(key="hand.causal").set_value(True)
-    at.pills(key="hand.pad").set_value([3, 4])
+    at.pills(key="hand.pad").set_value([4, 5])  # positions counted from 1, as on screen
     at.slider(key="hand.p").set_value(0.5)
     rerun(at)
     chosen = lab.replace(causal=True, padded=(4, 5), dropout=0.5, view=2)

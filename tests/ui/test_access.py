@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from attn_core import Settings, compute
 from attn_ui.figures import maps, palette
 from attn_ui.widgets import access, look
+from attn_ui.words import table_words
 from attn_ui.words.escape import md_escape
 from attn_ui.words.explain import row_sentence
 from tests.apptest_helpers import open_section, run_lab
@@ -47,7 +48,7 @@ def ids(settings: Settings) -> str:
 def test_every_cell_of_the_table_says_what_the_map_shows(settings):
     result = compute(settings)
     head = result.view_index
-    table = access.weight_table(result)
+    table = table_words.weight_table(result)
     length = len(result.tokens)
     assert table.head == head and len(table.columns) == length and len(table.rows) == length
     weights = result.weights[head]
@@ -69,7 +70,7 @@ def test_every_cell_of_the_table_says_what_the_map_shows(settings):
 @pytest.mark.parametrize("settings", SETTINGS, ids=ids)
 def test_the_table_counts_agree_with_the_kpi_tiles(settings):
     result = compute(settings)
-    cells = [text for _, row, _ in access.weight_table(result).rows for text in row]
+    cells = [text for _, row, _ in table_words.weight_table(result).rows for text in row]
     blocked = sum(text.startswith("blocked (") for text in cells)
     leaking = sum("should be blocked" in text for text in cells)
     assert blocked + leaking == result.masked_cells
@@ -82,7 +83,7 @@ def test_the_table_counts_agree_with_the_kpi_tiles(settings):
 
 
 def test_causal_table_reads_as_the_lesson_says():
-    table = access.weight_table(compute(Settings(causal=True, padded=(5,))))
+    table = table_words.weight_table(compute(Settings(causal=True, padded=(5,))))
     assert table.columns == ("Your", "journey", "starts", "with", "one (PAD)", "step")
     first = table.rows[0]
     assert first[0] == "Your" and first[1][0] == "1.00" and first[2] == "1.00"
@@ -92,17 +93,17 @@ def test_causal_table_reads_as_the_lesson_says():
 
 
 def test_a_repeated_word_keeps_distinct_row_and_column_names():
-    table = access.weight_table(compute(Settings(sentence="the cat saw the dog", padded=(4,))))
+    table = table_words.weight_table(compute(Settings(sentence="the cat saw the dog", padded=(4,))))
     assert table.columns == ("the (1)", "cat", "saw", "the (4) (PAD)", "dog")
-    assert len(set(table.columns) | {access.QUERY_COLUMN, access.SUM_COLUMN}) == len(table.columns) + 2
+    assert len(set(table.columns) | {table_words.QUERY_COLUMN, table_words.SUM_COLUMN}) == len(table.columns) + 2
 
 
 def test_table_frame_escapes_markup_in_words():
     result = compute(Settings(sentence="*bold* [link](x) <b>tag</b> $x$"))
-    frame = access.table_frame(access.weight_table(result))
+    frame = access.table_frame(table_words.weight_table(result))
     assert list(frame.columns[:-1]) == [md_escape(label) for label in result.labels]
     assert list(frame.index) == [md_escape(label) for label in result.labels]
-    assert frame.columns[-1] == access.SUM_COLUMN and frame.index.name == access.QUERY_COLUMN
+    assert frame.columns[-1] == table_words.SUM_COLUMN and frame.index.name == table_words.QUERY_COLUMN
     assert "\\*bold\\*" in frame.columns[0]
 
 
@@ -122,7 +123,7 @@ def test_lab_shows_the_table_of_the_head_in_view_under_the_map():
     at = run_lab(causal="1", heads="2", view="2", pad="3")
     frame = lab_table(at)
     result = compute(Settings(causal=True, heads=2, view=2, padded=(3,)))
-    expected = access.weight_table(result)
+    expected = table_words.weight_table(result)
     assert frame.values[:, :-1].tolist() == [list(cells) for _, cells, _ in expected.rows]
     assert frame.values[:, -1].tolist() == [total for _, _, total in expected.rows]
     assert list(frame.index) == [md_escape(name) for name in expected.columns]  # "starts \\(PAD\\)"

@@ -9,7 +9,7 @@ import pytest
 
 from attn_core import Settings, compute
 from attn_core.lessons import masks as lessons
-from attn_ui.quiz import bank
+from attn_ui.quiz import causal
 from attn_ui.quiz.bank import BY_ID
 from attn_ui.words import mask_words
 from attn_ui.words.explain import KPI_HELP, kpi_values
@@ -19,8 +19,8 @@ from tests.ui.text_banks import sources
 
 def test_item1_causal_neg_inf_has_one_true_option():
     question = BY_ID["causal-neg-inf"]
-    zero_after_moves = bank._earlier_rows_move("zero_after")
-    assert zero_after_moves and not bank._earlier_rows_move("neg_inf")
+    zero_after_moves = causal._earlier_rows_move("zero_after")
+    assert zero_after_moves and not causal._earlier_rows_move("neg_inf")
     claims = [True, not zero_after_moves, False]  # B claims zero_after cannot move an earlier output
     assert "no later word can change an earlier output" in question.options[1].text
     assert [i for i, claim in enumerate(claims) if claim] == [question.answer] == [question.check()]

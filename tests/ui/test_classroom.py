@@ -11,10 +11,11 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 import pytest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import layout, maps
-from attn_ui.widgets import classroom, look
-from attn_ui.widgets.panels import map_file_name
+from attn_ui.widgets import look, projector
+from attn_ui.words import export
+from attn_ui.words.export import map_file_name
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = [
@@ -33,7 +34,7 @@ def read_csv(text: str) -> list[list[str]]:
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: str(s.to_query()))
 def test_csv_holds_the_weights_of_the_head_in_view_with_six_decimals(settings):
     result = compute(settings)
-    rows = read_csv(classroom.weights_csv(result))
+    rows = read_csv(export.weights_csv(result))
     length = len(result.tokens)
     assert len(rows) == length + 1 and all(len(row) == length + 1 for row in rows)
     assert rows[0][0] == "query \\ key"
@@ -45,7 +46,7 @@ def test_csv_holds_the_weights_of_the_head_in_view_with_six_decimals(settings):
 
 def test_csv_of_another_head_and_pad_words_marked():
     result = compute(Settings(causal=True, heads=4, view=1, padded=(5, 6)))
-    rows = read_csv(classroom.weights_csv(result, head=2))
+    rows = read_csv(export.weights_csv(result, head=2))
     table = np.array([[float(cell) for cell in row[1:]] for row in rows[1:]])
     np.testing.assert_allclose(table, result.weights[2], atol=5e-7, rtol=0)
     assert not np.allclose(table, result.weights[0], atol=1e-3)
@@ -54,14 +55,14 @@ def test_csv_of_another_head_and_pad_words_marked():
 
 def test_csv_keeps_odd_words_exact_and_never_starts_a_cell_with_a_formula():
     result = compute(Settings(sentence='=SUM(A1) +1 -x @me a,b "quoted" plain'))
-    header = read_csv(classroom.weights_csv(result))[0][1:]
+    header = read_csv(export.weights_csv(result))[0][1:]
     assert header == ["'=SUM(A1)", "'+1", "'-x", "'@me", "a,b", '"quoted"', "plain"]
 
 
 def test_csv_file_name_matches_the_png_name():
     settings = Settings(causal=True, heads=4, view=2, padded=(5, 6), dropout=0.5)
-    assert classroom.csv_file_name(settings) == "attention-head2of4_causal_pad5-6_drop50.csv"
-    assert classroom.csv_file_name(settings) == map_file_name(settings) + ".csv"
+    assert export.csv_file_name(settings) == "attention-head2of4_causal_pad5-6_drop50.csv"
+    assert export.csv_file_name(settings) == map_file_name(settings) + ".csv"
 
 
 @pytest.mark.parametrize(
@@ -79,30 +80,30 @@ def test_csv_file_name_matches_the_png_name():
     ],
 )
 def test_lab_root_drops_query_and_the_cloud_frame(url, root):
-    assert classroom.lab_root(url) == root
+    assert export.lab_root(url) == root
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: str(s.to_query()))
 def test_view_url_opens_the_same_settings_and_view(settings):
-    url = classroom.view_url("https://lab.example/", settings, row="3", mode="projector")
+    url = export.view_url("https://lab.example/", settings, row="3", mode="projector")
     parts = urlsplit(url)
     assert f"{parts.scheme}://{parts.netloc}{parts.path}" == "https://lab.example/"
     params = parse_qs(parts.query, keep_blank_values=True)
     assert params.pop("row") == ["3"] and params.pop("mode") == ["projector"]
-    assert Settings.from_query(params) == (settings, [])
+    assert settings_from_query(params) == (settings, [])
 
 
 def test_view_url_escapes_sentence_characters_and_is_relative_without_a_root():
     settings = Settings(sentence="a&b c#d e=f g?h", causal=True)
-    url = classroom.view_url(None, settings)
+    url = export.view_url(None, settings)
     assert url.startswith("?") and "#" not in url and url.count("&") == 1
-    assert Settings.from_query(parse_qs(url[1:]))[0] == settings
-    assert classroom.view_url(None, Settings()) == ""  # the default Lab needs no query at all
+    assert settings_from_query(parse_qs(url[1:]))[0] == settings
+    assert export.view_url(None, Settings()) == ""  # the default Lab needs no query at all
 
 
 def test_view_keys_write_row_and_mode_only_when_set():
-    assert classroom.view_keys(None, False) == {"row": "", "mode": ""}
-    assert classroom.view_keys(2, True) == {"row": "3", "mode": "projector"}
+    assert projector.view_keys(None, False) == {"row": "", "mode": ""}
+    assert projector.view_keys(2, True) == {"row": "3", "mode": "projector"}
 
 
 def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
@@ -113,8 +114,8 @@ def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
     sizes += [figure.layout.xaxis.title.font.size, figure.layout.yaxis.title.font.size]
     assert len(sizes) >= 5 and min(sizes) >= 18, sizes
     assert figure.layout.height >= 600
-    assert classroom.map_style(True) is layout.PROJECTOR and classroom.map_style(False) is layout.LAB
-    assert 600 <= classroom.map_style(True, scene=True).height < layout.PROJECTOR.height
+    assert projector.map_style(True) is layout.PROJECTOR and projector.map_style(False) is layout.LAB
+    assert 600 <= projector.map_style(True, scene=True).height < layout.PROJECTOR.height
 
 
 def test_projector_css_is_constant_markup_with_its_marker():

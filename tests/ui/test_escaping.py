@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from attn_core import Settings, compute
+from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import maps
 from attn_ui.words import explain
 from attn_ui.words.escape import md_escape, plotly_escape
@@ -131,7 +131,7 @@ def figure_strings(figure) -> list[str]:
 
 @pytest.fixture(params=SENTENCES)
 def hostile_result(request):
-    settings_, notes = Settings.from_query({"s": request.param, "causal": "1", "pad": "2", "p": "0.3"})
+    settings_, notes = settings_from_query({"s": request.param, "causal": "1", "pad": "2", "p": "0.3"})
     assert notes == [] and settings_.sentence == request.param
     return compute(settings_)
 
@@ -154,8 +154,8 @@ def test_tick_labels_are_the_escaped_words(hostile_result):
 
 
 def test_hover_names_the_escaped_words(hostile_result):
-    status = maps.cell_status(hostile_result, 0)
-    lines = maps.hover_lines(hostile_result, 0, status)
+    status = maps.cell_status(hostile_result.head_map(0))
+    lines = maps.hover_lines(hostile_result.head_map(0), status)
     words = [plotly_escape(label) for label in hostile_result.labels]
     for i, row in enumerate(lines):
         for j, line in enumerate(row):
@@ -164,7 +164,7 @@ def test_hover_names_the_escaped_words(hostile_result):
 
 def test_axis_labels_keep_repeated_words_apart():
     result = compute(Settings(sentence="<b>x</b> <b>x</b> y"))
-    assert maps.axis_labels(result) == ["&lt;b&gt;x&lt;/b&gt; (1)", "&lt;b&gt;x&lt;/b&gt; (2)", "y"]
+    assert maps.axis_labels(result.head_map()) == ["&lt;b&gt;x&lt;/b&gt; (1)", "&lt;b&gt;x&lt;/b&gt; (2)", "y"]
 
 
 # ------------------------------------------------------------------ Markdown strings

@@ -7,6 +7,8 @@ executes no code) and compares the result with the core's masked attention.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import textwrap
 import warnings
@@ -16,6 +18,7 @@ import numpy as np
 import pytest
 
 from attn_core import Settings, maths
+from attn_ui import quiz
 from attn_ui.quiz import bank
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTIONS, Question, feedback, order_problems, tally
 from tests.source_tree import app_files
@@ -208,6 +211,18 @@ def test_ids_and_sections():
     assert {q.section for q in QUESTIONS} == set(section_ids)
     for section in SECTIONS:
         assert bank.in_section(section.id), section.id
+
+
+def test_every_section_module_is_in_the_bank_with_all_its_questions():
+    quiz_modules = {info.name for info in pkgutil.iter_modules(quiz.__path__)
+                    if hasattr(importlib.import_module(f"attn_ui.quiz.{info.name}"), "SECTION")}
+    listed = {part.__name__.rsplit(".", 1)[1] for part in bank.SECTION_MODULES}
+    assert listed == quiz_modules, "list each section module in bank.SECTION_MODULES"
+    for part in bank.SECTION_MODULES:
+        name = part.__name__
+        defined = [value for value in vars(part).values() if isinstance(value, Question)]
+        assert list(part.QUESTIONS) == defined, f"{name}.QUESTIONS must list every question of {name}.py, in order"
+        assert {q.section for q in part.QUESTIONS} == {part.SECTION.id}, name
 
 
 def test_issue_five_is_covered():

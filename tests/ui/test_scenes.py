@@ -8,7 +8,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from attn_core import Settings, compute
+from attn_core import compute, settings_from_query
 from attn_ui.words.explain import kpi_values
 from attn_ui.words.scenes import SCENES, TRAINING_SCENES, Scene, scene_number
 
@@ -55,7 +55,7 @@ def test_every_bold_number_in_a_narration_is_on_screen_in_that_scene(scene: Scen
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda s: s.title)
 def test_a_scene_survives_the_round_trip_through_its_lab_link(scene: Scene):
-    settings, notes = Settings.from_query(scene.settings.to_query())
+    settings, notes = settings_from_query(scene.settings.to_query())
     assert settings == scene.settings and notes == []
 
 

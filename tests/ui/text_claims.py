@@ -419,7 +419,6 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'lesson:VALUES_HOW': (('never', 'exactly', '0'), 'lesson-definitions'),
     'page:1_Peeking_and_the_causal_mask:Why may a word never look at the words a': (('never',), 'lesson-definitions'),
     'page:2_Padding_mask:Words in sentence 2': (('2',), 'lesson-definitions'),
-    'page:3_Dropout:Rescale survivors by 1 / (1 − p)': (('1', '1'), 'dropout-scale'),
     'page:4_Many_heads:One head has one way of deciding which w': (('1',), 'head-columns'),
     'page:4_Many_heads:Same price as one wide head': (('same',), 'head-columns'),
     'page:4_Many_heads:**Two ways to get this wrong:** a head c': (('never',), 'head-columns'),

@@ -1,0 +1,144 @@
+"""The padding section: PAD tokens, batches and broadcasting, each question beside its check."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attn_core import Settings, compute, maths
+from attn_ui.quiz.model import LabLink, Option, Question, Section, pick
+
+SECTION = Section("padding", "Padding", "PAD tokens, batches and broadcasting.")
+
+
+def _zero_score_percent() -> int:
+    scores = np.array([[0.34, 0.05, 5.0]])  # (1, 3): the blocked score's own value must not matter
+    blocked = np.array([[False, False, True]])
+    weights = maths.apply_route(scores, blocked, "zero_score")  # (1, 3)
+    assert maths.apply_route(scores, blocked, "neg_inf")[0, 2] == 0.0, "a -inf score must get a weight of exactly 0"
+    return pick((0, 29, 50), round(100 * float(weights[0, 2])))
+
+
+ZERO_TRAP = Question(
+    id="pad-zero-trap",
+    section="padding",
+    prompt="The word cat has the scores [0.34, 0.05, blocked], and word 3 is PAD. Suppose a blocked score "
+    "were set to **0** instead of −∞. With $e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, "
+    "how much of cat’s weight would go to the PAD?",
+    options=(
+        Option("0%", "0% is what −∞ gives. A score of 0 turns into $e^{0} = 1$ inside the softmax, which is "
+                     "far from nothing."),
+        Option("about 29%"),
+        Option("exactly 50%", "50% would need the PAD’s $e^{0}$ to match the other two together, but 1 is "
+                              "less than 1.40 + 1.05."),
+    ),
+    answer=1,
+    explanation="A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The sum is "
+    "$e^{0.34} + e^{0.05} + 1 \\approx 3.46$, so the PAD gets 1 / 3.46 ≈ 0.29 of the weight, against 0.30 "
+    "for the second word and 0.41 for the first. Only −∞ becomes exactly 0 after the exponential, which "
+    "is why blocked scores must be −∞.",
+    lab=LabLink("See the trap in the Lab", {"padded": (5, 6), "route": "zero_score"}),
+    check=_zero_score_percent,
+)
+
+
+def _broadcast_shape() -> int:
+    is_pad = np.zeros((2, 5), dtype=bool)  # (B, T)
+    padding = maths.padding_mask(is_pad)  # (2, 1, 5)
+    assert padding.shape == (2, 1, 5), f"padding_mask gave {padding.shape}, not (B, 1, T) = (2, 1, 5)"
+    scores = np.zeros((2, 5, 5))  # (B, T, T)
+    blocked = np.broadcast_to(maths.combine_masks(np.zeros((5, 5), dtype=bool), padding), scores.shape)
+    return pick(((2, 1, 5), (2, 5, 5), (2, 5, 1), "error"), blocked.shape)
+
+
+BROADCAST = Question(
+    id="pad-broadcast",
+    section="padding",
+    prompt="A batch holds 2 sentences of 5 tokens. The padding mask has shape (2, 1, 5) and the scores "
+    "(2, 5, 5). What shape does the mask take when NumPy broadcasts it against the scores?",
+    options=(
+        Option("(2, 1, 5)", "The 1 in the middle is the axis that gets stretched; it does not survive "
+                            "broadcasting."),
+        Option("(2, 5, 5)"),
+        Option("(2, 5, 1)", "That would be one flag per query row. The 5 flags are one per key and stay "
+                            "on the last axis."),
+        Option("None: NumPy raises an error because the shapes differ",
+               "An axis of size 1 stretches to fit the other side; that is exactly why the mask has its "
+               "middle 1."),
+    ),
+    answer=1,
+    explanation="NumPy lines the shapes up from the right. Where one side has a 1 and the other a 5, it "
+    "repeats the single row 5 times; where both say 2 or 5 they already agree. So each sentence’s one row "
+    "of PAD flags is copied down all 5 query rows: (2, 5, 5), and every query of a sentence is kept away "
+    "from the same PAD columns.",
+    check=_broadcast_shape,
+)
+
+
+def _empty_after_padding() -> int:
+    result = compute(Settings(padded=(5, 6)))
+    weights = result.weights[0]  # (T, T)
+    columns = tuple(int(j) + 1 for j in np.flatnonzero((weights == 0).all(axis=0)))
+    rows = tuple(int(i) + 1 for i in np.flatnonzero((weights == 0).all(axis=1)))
+    return pick((((5, 6), ()), ((), (5, 6)), ((5, 6), (5, 6)), ((), ())), (columns, rows))
+
+
+EMPTY_COLUMNS = Question(
+    id="pad-empty-columns",
+    section="padding",
+    prompt="In the Lab, causal mask off, make the last two words of “Your journey starts with one step” "
+    "PAD. Which cells of the weight table are now all 0?",
+    options=(
+        Option("Columns 5 and 6 (one, step)"),
+        Option("Rows 5 and 6 (one, step)",
+               "Rows belong to the words doing the looking. The PAD rows still look at the real words; "
+               "nothing has to stop them because their output is thrown away."),
+        Option("Rows and columns 5 and 6",
+               "Only the columns are blocked. The PAD rows keep their weights on the four real words."),
+        Option("None: the PAD words keep some weight",
+               "A PAD column is blocked in every row, so it holds exactly 0."),
+    ),
+    answer=0,
+    explanation="The padding mask blocks keys, and keys are columns: no word may look at a PAD, so "
+    "columns 5 and 6 are 0 in every row. The PAD words’ own rows still spread weight over the real words. "
+    "That does no harm: nothing downstream uses a PAD position’s output, and the loss ignores it.",
+    lab=LabLink("Pad the last two words in the Lab", {"padded": (5, 6)}),
+    check=_empty_after_padding,
+)
+
+
+def _one_open_cell_row() -> int:
+    always: set[int] | None = None
+    for padded_count in range(0, 6):  # pad the last 0..5 words; word 1 stays a real word
+        padded = tuple(range(7 - padded_count, 7))
+        result = compute(Settings(causal=True, padded=padded))
+        open_cells = (~result.blocked[0]).sum(axis=1)  # (T,)
+        rows = {int(i) + 1 for i in np.flatnonzero(open_cells == 1)}
+        always = rows if always is None else always & rows
+    return pick(((1,), (6,), "first PAD row", ()), tuple(sorted(always or ())))
+
+
+ONE_OPEN_CELL = Question(
+    id="pad-one-open-cell",
+    section="padding",
+    prompt="With the causal mask on, pad any number of the last words of the 6-word sentence (padding sits "
+    "at the end of a sentence). Which row always has exactly one open cell?",
+    options=(
+        Option("Row 1 (the first word)"),
+        Option("Row 6 (the last word)",
+               "The last row has the most open cells: it sees every word that is not PAD."),
+        Option("The first PAD row",
+               "A PAD row can end up with few open cells, but which row that is moves with the padding."),
+        Option("None: it depends on the padding",
+               "One row never changes: word 1 only sees itself, and padding at the end never reaches it."),
+    ),
+    answer=0,
+    explanation="With the causal mask on, row 1 may only look at itself, so it has a single open cell "
+    "before any padding. Padding at the end never blocks word 1, so that one cell always stays open. "
+    "Other rows can drop to one open cell for some padding, but only row 1 has exactly one whatever you "
+    "pad.",
+    lab=LabLink("Open the Lab: causal mask on, two PADs", {"causal": True, "padded": (5, 6)}, {"row": "1"}),
+    check=_one_open_cell_row,
+)
+
+
+QUESTIONS: tuple[Question, ...] = (ZERO_TRAP, BROADCAST, EMPTY_COLUMNS, ONE_OPEN_CELL)  # the page's order

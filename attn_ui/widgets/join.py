@@ -1,0 +1,86 @@
+"""The join QR code and short link of the class poll room this browser opened, for any page (projector mode too).
+
+The Class poll page calls remember() once a host link is checked; every page frame then offers one switch,
+"Show the poll's join code", that draws the QR code, the room code and the link. Pages where no room was opened
+show nothing at all. The QR code is drawn on this server by attn_poll.qr_png (segno), no network.
+
+Session state used here:
+    poll.room      JoinLink of the room this session hosts
+    poll.showjoin  whether the join code is shown (our copy: the switch's own value goes on a page switch)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode, urlsplit
+
+import streamlit as st
+
+from attn_poll.qr import qr_png
+
+ROOM_KEY = "poll.room"
+SHOW_KEY = "poll.showjoin"
+SWITCH_KEY = "poll.showjoin.switch"
+POLL_PATH = "/Class_poll"  # where Streamlit serves pages/10_Class_poll.py
+CLOUD_FRAME = "/~/+"  # Community Cloud's frame around the app: students must not get it in their link
+
+
+@dataclass(frozen=True)
+class JoinLink:
+    code: str
+    url: str  # the full link the QR code carries
+
+    @property
+    def short(self) -> str:
+        """The link as a person types it: no scheme."""
+        return self.url.split("://", 1)[-1]
+
+
+def join_url(page_url: str | None, code: str) -> str:
+    """The student link for a room, on the same host as the page in view (st.context.url)."""
+    parts = urlsplit(page_url or "")
+    root = f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+    base = parts.path.replace(CLOUD_FRAME, "").rsplit("/", 1)[0]  # the app's own base path, without the page
+    return f"{root}{base}{POLL_PATH}?{urlencode({'room': code})}"
+
+
+def remember(code: str) -> JoinLink:
+    link = JoinLink(code, join_url(st.context.url, code))
+    st.session_state[ROOM_KEY] = link
+    return link
+
+
+def remembered() -> JoinLink | None:
+    link = st.session_state.get(ROOM_KEY)
+    return link if isinstance(link, JoinLink) else None
+
+
+def show_qr(link: JoinLink, width: int) -> None:
+    # PNG, not the default JPEG: compression blurs the modules' edges, and a phone across a hall needs them sharp.
+    st.image(qr_png(link.url), width=width, output_format="PNG",
+             alt=f"QR code of the join link for room {link.code}")
+
+
+def join_card(link: JoinLink, *, qr_width: int = 220) -> None:
+    """The room code, the short link and the QR code, in a box of its own."""
+    with st.container(key="poll-join", border=True):
+        st.markdown("**Join the class poll**")
+        st.markdown(f"Room code: **{link.code}**")
+        st.markdown(f"Go to `{link.short}`, or scan the code.")
+        show_qr(link, qr_width)
+
+
+def _keep_choice() -> None:
+    st.session_state[SHOW_KEY] = bool(st.session_state.get(SWITCH_KEY))
+
+
+def join_switch() -> None:
+    """On any page: one switch that shows the join card of the room this browser opened (nothing without one)."""
+    link = remembered()
+    if link is None:
+        return
+    st.session_state[SWITCH_KEY] = bool(st.session_state.get(SHOW_KEY, False))
+    st.toggle("Show the poll's join code", key=SWITCH_KEY, on_change=_keep_choice,
+              help="The QR code and link of the class poll room you opened, for late arrivals.")
+    if st.session_state[SWITCH_KEY]:
+        join_card(link)

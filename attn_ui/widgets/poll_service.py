@@ -1,0 +1,131 @@
+"""The class poll's link to its database and to the browser: one shared Poll, who this browser is, and errors
+turned into sentences.
+
+- The Poll (an SQLAlchemy engine inside) is one `st.cache_resource` per database URL: every session of this app
+  process shares its connection pool. Nothing about a room is kept in Python: every read is a query, so several
+  app processes can serve one room.
+- The URL comes from Streamlit secrets (`poll_database_url`), else from ATTN_LAB_DATABASE_URL, else SQLite.
+- A browser is recognised without an account (see voter_id).
+
+Session state used here:
+    poll.voter   this session's opaque voter id (never shown, never stored: the database gets a salted hash)
+    poll.host    (room code, host secret) of the room this session controls, once the host link was checked
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Callable
+from typing import TypeVar
+
+import streamlit as st
+
+from attn_poll import DatabaseError, Poll, PollError, StorageError, open_store, resolve_url
+
+SECRET_NAME = "poll_database_url"
+XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's own cookie: one random token per browser, set before the page runs
+VOTER_PARAM = "v"  # a voter token in the URL, only when the browser sent no XSRF cookie
+VOTER_KEY = "poll.voter"
+HOST_KEY = "poll.host"
+URL_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+VOTER_SALT = b"attn-lab class poll voter\x00"  # the raw cookie token never leaves this process
+STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
+
+Value = TypeVar("Value")
+
+
+def database_url() -> str:
+    """Secrets first (a deployment's own setting), then the environment, then the SQLite file."""
+    try:
+        configured = st.secrets.get(SECRET_NAME)
+    except (FileNotFoundError, KeyError):  # no secrets file: that is the usual case, not an error
+        configured = None
+    return resolve_url(configured if isinstance(configured, str) and configured.strip() else None)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _poll_for(url: str) -> Poll:
+    """One Poll per database for the whole app process. A failure is not cached, so the next run tries again."""
+    return Poll(open_store(url))
+
+
+def poll() -> Poll:
+    """The shared Poll; StorageError (a sentence for the page) when the database cannot be reached."""
+    try:
+        return _poll_for(database_url())
+    except StorageError:
+        raise
+    except DatabaseError as error:  # e.g. a server that refuses the connection at start
+        raise StorageError(STORAGE_DOWN) from error
+
+
+def attempt(work: Callable[[], Value]) -> tuple[Value | None, PollError | None]:
+    """Run a poll call; a PollError (or a storage failure as one) comes back to be shown, never as a traceback."""
+    try:
+        return work(), None
+    except PollError as error:
+        return None, error
+    except DatabaseError:
+        return None, StorageError(STORAGE_DOWN)
+
+
+# --- who is this browser ------------------------------------------------------------------------------------
+
+
+def browser_token() -> bytes | None:
+    """The random token inside Streamlit's XSRF cookie, or None when there is none.
+
+    Streamlit sets `_streamlit_xsrf` (format "2|mask|masked token|time") on the first request of a browser and
+    keeps the same 16 random bytes for as long as the browser keeps the cookie, in every tab. Only the mask
+    changes between requests, so unmasking gives the same token in a reload and in a second tab.
+    """
+    raw = st.context.cookies.get(XSRF_COOKIE) or ""
+    parts = raw.strip("\"'").split("|")
+    if len(parts) != 4 or parts[0] != "2":
+        return None
+    try:
+        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+    except ValueError:
+        return None
+    if len(mask) != 4 or len(masked) < 16:
+        return None
+    return bytes(byte ^ mask[i % 4] for i, byte in enumerate(masked))
+
+
+def voter_id() -> str:
+    """This browser's opaque voter id, the same in a reload and, with the cookie, in a second tab.
+
+    With Streamlit's XSRF cookie (always there unless XSRF protection is switched off): a hash of its token, so
+    every tab of the browser is one voter. Without it: a random token kept in the URL (`v=`), which a reload
+    keeps but a second tab opened from the QR code does not. The id is never shown and never stored as it is.
+    """
+    known = st.session_state.get(VOTER_KEY)
+    if isinstance(known, str) and known:
+        return known
+    token = browser_token()
+    if token is not None:
+        voter = "b" + hashlib.sha256(VOTER_SALT + token).hexdigest()[:40]
+    else:
+        typed = st.query_params.get(VOTER_PARAM, "")
+        url_token = typed if URL_TOKEN.fullmatch(typed) else secrets.token_urlsafe(18)
+        if typed != url_token:
+            st.query_params[VOTER_PARAM] = url_token
+        voter = "u" + url_token
+    st.session_state[VOTER_KEY] = voter
+    return voter
+
+
+# --- the host -----------------------------------------------------------------------------------------------
+
+
+def remember_host(code: str, host_secret: str) -> None:
+    st.session_state[HOST_KEY] = (code, host_secret)
+
+
+def host_secret_for(code: str) -> str | None:
+    stored = st.session_state.get(HOST_KEY)
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == code:
+        return stored[1]
+    return None

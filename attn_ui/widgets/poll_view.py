@@ -1,0 +1,408 @@
+"""The class poll on screen: open a room, the host's controls and projector board, a student's phone.
+
+The URL picks the face: no room -> open a room (and join one by its code); `?room=CODE&host=SECRET` -> the host;
+`?room=CODE` -> a student. The host secret stays in the address bar: a reload, or the page reconnecting after an
+app restart, must find the controls again (Streamlit keeps nothing else across those). So the host page asks
+for full screen before projecting, which hides the address bar. The projector board and the phone are
+fragments that poll the database on a timer, so counts, new
+questions and the reveal arrive without a reload. Every poll call goes through poll_service.attempt: an error
+becomes its sentence, never a traceback.
+
+Session state used here (besides poll_service's and join's keys):
+    poll.note          a message from a button or a vote (a callback) to show in the next run
+    poll.joined        the room this session has joined as a student
+    poll.pick.<id>     the question checkboxes of "Open a room"
+    poll.vote.<q>.<r>  a student's radio for question q, round r (set back from the database on every poll)
+    poll.projector     the host page's projector switch
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, RoomNotFound, RoomState, StorageError
+from attn_poll.codes import normalise_room_code
+from attn_ui.quiz.bank import SECTIONS
+from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
+from attn_ui.widgets import join, look, poll_service, projector
+from attn_ui.widgets.nav import sidebar_nav
+from attn_ui.widgets.page import lab_button
+from attn_ui.words import poll_words
+
+NOTE_KEY = "poll.note"
+JOINED_KEY = "poll.joined"
+PICK_PREFIX = "poll.pick."
+VOTE_PREFIX = "poll.vote."
+PROJECTOR_KEY = "poll.projector"
+BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
+PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
+QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
+QR_LOBBY_EXTRA = 120  # in the lobby the join code is all there is to show
+
+
+@dataclass(frozen=True)
+class Face:
+    kind: str  # "open", "host" or "student"
+    code: str = ""  # the canonical room code (host and student)
+    secret: str = ""  # the host secret (host only)
+    problem: str = ""  # why the URL could not be used as it is ("" when it could)
+
+
+def frame() -> None:
+    st.set_page_config(page_title="Class poll · Attention Lab", page_icon=":material/how_to_vote:", layout="wide")
+    look.apply_look()
+    look.apply_poll_look()
+    sidebar_nav()
+    st.title("Class poll")
+
+
+def face() -> Face:
+    """Which face the URL asks for. A host secret in the URL moves into the session and out of the address bar."""
+    room = projector.url_value("room")
+    host = projector.url_value("host")
+    if room is None:
+        problem = "A host link needs its room code as well." if host is not None else ""
+        return Face("open", problem=problem)
+    try:
+        code = normalise_room_code(room)
+    except PollError as error:
+        return Face("open", problem=str(error))
+    if host is not None:
+        state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, host))
+        if isinstance(error, NotHost):
+            return Face("student", code, problem=str(error))
+        if isinstance(error, StorageError):
+            return Face("host", code, host)  # host_face shows the note and tries again by itself
+        if error is not None:
+            return Face("open", problem=str(error))
+        poll_service.remember_host(state.code, host)
+        return Face("host", state.code, host)
+    secret = poll_service.host_secret_for(code)
+    if secret:
+        return Face("host", code, secret)
+    _, error = poll_service.attempt(lambda: poll_service.poll().state(code))
+    if isinstance(error, RoomNotFound | RoomExpired):  # a mistyped or old code: offer to type it again
+        return Face("open", problem=str(error))
+    return Face("student", code)  # storage trouble: the phone shows the note and retries by itself
+
+
+# --- shared pieces -------------------------------------------------------------------------------------------
+
+
+def show_problem(error: PollError | str | None) -> None:
+    """A poll error as a box: storage trouble is a passing note, anything else a plain refusal."""
+    if not error:
+        return
+    if isinstance(error, StorageError):
+        st.warning(str(error), icon=":material/sync:")
+    else:
+        st.error(str(error), icon=":material/error:")
+
+
+def show_note() -> None:
+    """The message a callback left for this run (a refused vote, a host action the phase does not allow)."""
+    note = st.session_state.pop(NOTE_KEY, None)
+    if note:
+        st.warning(note, icon=":material/info:")
+
+
+def _call(work: Callable[[], object]) -> None:
+    """Run a poll call from a callback; its error waits in the session for the next run to show."""
+    _, error = poll_service.attempt(work)
+    st.session_state[NOTE_KEY] = str(error) if error else None
+
+
+def question_or_none(question_id: str | None) -> PollQuestion | None:
+    return POLL_BY_ID.get(question_id or "")
+
+
+def show_question(question: PollQuestion) -> None:
+    st.markdown(question.prompt)
+    if question.code:
+        st.code(question.code, language="python", wrap_lines=True)
+    for start in range(0, len(question.versions), 2):
+        pair = range(start, min(start + 2, len(question.versions)))
+        for column, index in zip(st.columns(2), pair, strict=False):
+            with column:
+                st.markdown(f"**{question.options[index]}**")
+                st.code(question.versions[index], language="python", wrap_lines=True)
+
+
+def show_reveal(question: PollQuestion) -> None:
+    """The right option, why it is right, why each wrong one fails, and the Lab link."""
+    name = question.option_name(question.answer)
+    right = "" if question.versions else f" {question.options[question.answer]}"
+    st.success(f"**The answer is {name}.**{right}", icon=":material/check_circle:")
+    st.markdown(question.explanation)
+    for index, why in enumerate(question.whys):
+        if why:
+            st.markdown(f"**Why not {question.option_name(index)}?** {why}")
+    if question.lab is not None:
+        settings, _ = question.lab.settings()
+        lab_button(settings, question.lab.label, **question.lab.view)
+
+
+# --- no room: open one, or join one by its code ----------------------------------------------------------------
+
+
+def _join_typed() -> None:
+    typed = st.session_state.get("poll.code", "")
+    try:
+        st.query_params["room"] = normalise_room_code(typed)
+    except PollError as error:
+        st.session_state[NOTE_KEY] = str(error)
+
+
+def _open_room() -> None:
+    picked = [q for q in POLL_QUESTIONS if st.session_state.get(PICK_PREFIX + q.id)]
+    if not picked:
+        st.session_state[NOTE_KEY] = "Pick at least one question for the room."
+        return
+    room, error = poll_service.attempt(
+        lambda: poll_service.poll().create_room([(q.id, q.option_count) for q in picked]))
+    if error is not None:
+        st.session_state[NOTE_KEY] = str(error)
+        return
+    poll_service.remember_host(room.code, room.host_secret)
+    join.remember(room.code)
+    st.query_params.clear()
+    st.query_params["room"] = room.code
+    st.query_params["host"] = room.host_secret  # the private host link: reloads and restarts keep the controls
+
+
+def open_face(problem: str = "") -> None:
+    show_problem(problem)
+    show_note()
+    with st.container(border=True, key="poll-join-form"):
+        st.markdown("**Join a room.** Type the code shown on the projector.")
+        st.text_input("Room code", key="poll.code", max_chars=40, placeholder="For example 7KD3Q9X")
+        st.button("Join", key="poll.join", icon=":material/login:", on_click=_join_typed)
+    st.subheader("Open a room", anchor=False)
+    st.markdown("For the lecturer. Pick the questions to ask, in the order below. Students vote on their "
+                "phones; the projector shows the count for each option, not the answer, until you reveal it.")
+    for section in SECTIONS:
+        questions = [q for q in POLL_QUESTIONS if q.section == section.id]
+        with st.expander(section.title):  # a fixed label: a label that changed would close the expander
+            for question in questions:
+                st.checkbox(question.prompt, key=PICK_PREFIX + question.id)
+    picked = sum(bool(st.session_state.get(PICK_PREFIX + q.id)) for q in POLL_QUESTIONS)
+    st.button(f"Open a room with {picked} questions" if picked != 1 else "Open a room with 1 question",
+              key="poll.open", type="primary", icon=":material/how_to_vote:", disabled=not picked,
+              on_click=_open_room)
+
+
+# --- the host ----------------------------------------------------------------------------------------------------
+
+
+def _host_link(code: str, secret: str) -> str:
+    return f"{join.join_url(st.context.url, code)}&host={secret}"
+
+
+def host_controls(code: str, secret: str, state: RoomState) -> None:
+    """One row of buttons: each is enabled only in the phase that allows it."""
+    service = poll_service.poll
+    act = functools.partial
+    phase = state.phase
+    first = state.question_index is None
+    with st.container(key="poll-controls", horizontal=True, gap="small", vertical_alignment="center"):
+        st.button("Start the first question" if first else "Next question", key="poll.next", type="primary",
+                  icon=":material/skip_next:", disabled=phase not in (Phase.LOBBY, Phase.REVEALED)
+                  or not state.has_next_question, on_click=_call,
+                  args=(act(lambda: service().next_question(code, secret)),))
+        st.button("Close voting", key="poll.close", icon=":material/stop_circle:",
+                  disabled=phase is not Phase.VOTING, on_click=_call,
+                  args=(act(lambda: service().close_round(code, secret)),))
+        st.button("Vote again", key="poll.revote", icon=":material/replay:",
+                  disabled=not (phase is Phase.CLOSED and state.round_number == 1), on_click=_call,
+                  args=(act(lambda: service().open_revote(code, secret)),),
+                  help="After a talk with a neighbour: a second round of the same question.")
+        st.button("Reveal the answer", key="poll.reveal", icon=":material/visibility:",
+                  disabled=phase is not Phase.CLOSED, on_click=_call,
+                  args=(act(lambda: service().reveal(code, secret)),))
+        with st.popover("End the room", icon=":material/logout:", disabled=phase is Phase.ENDED):
+            st.markdown("Students can no longer vote. The counts stay readable until the room expires.")
+            st.button("End the room now", key="poll.end", on_click=_call,
+                      args=(act(lambda: service().end_room(code, secret)),))
+
+
+def _export(code: str, secret: str) -> str:
+    csv_text, error = poll_service.attempt(lambda: poll_service.poll().export_csv(code, secret))
+    return csv_text if error is None else f"error\n{error}\n"
+
+
+def host_tools(code: str, secret: str) -> None:
+    with st.container(key="poll-tools", horizontal=True, gap="small", vertical_alignment="center"):
+        st.download_button("Counts as CSV", functools.partial(_export, code, secret), file_name=f"poll-{code}.csv",
+                           mime="text/csv", icon=":material/download:", key="poll.csv", on_click="ignore")
+        with st.popover("Private host link", icon=":material/key:"):
+            st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
+                        "before you project, so the back row cannot read it from the address bar.")
+            st.code(_host_link(code, secret), language=None, wrap_lines=True)
+        projector.projector_switch(PROJECTOR_KEY, write_url=True)
+
+
+def join_panel(link: join.JoinLink, big: bool, joined: int, large: bool = False) -> None:
+    with st.container(key="poll-join"):
+        st.markdown(f"**Join on your phone** · {poll_words.students_word(joined)} in")
+        st.markdown(f"`{link.short}`")
+        with st.container(key="poll-code"):
+            st.markdown(f"**{link.code}**")
+        join.show_qr(link, (QR_PIXELS[0] if big else QR_PIXELS[1]) + (QR_LOBBY_EXTRA if large else 0))
+
+
+def _status(state: RoomState) -> str:
+    if state.phase is Phase.LOBBY:
+        return f"Waiting to start · {poll_words.students_word(state.voter_count)} in the room"
+    where = poll_words.question_line(state.question_index, state.question_count)
+    words = {Phase.VOTING: f"{poll_words.round_name(state.round_number)} · open",
+             Phase.CLOSED: f"{poll_words.round_name(state.round_number)} · closed",
+             Phase.REVEALED: "The answer", Phase.ENDED: "This room has ended"}[state.phase]
+    return f"{where} · {words}"
+
+
+def counts_block(view: ProjectorView, question: PollQuestion) -> None:
+    """A bar per option per round, side by side after a revote; marked right or wrong only after the reveal.
+
+    The bars carry the letters only (the question above lists the options once), so two rounds fit at 1280x720."""
+    counts = view.counts
+    revealed = view.state.phase is Phase.REVEALED
+    names = [question.option_name(i) for i in range(question.option_count)]
+    columns = st.columns(len(counts.rounds)) if len(counts.rounds) > 1 else [st.container()]
+    for round_number, (column, tally) in enumerate(zip(columns, counts.rounds, strict=True), start=1):
+        with column.container(key=f"poll-round-{round_number}"):
+            total = sum(tally)
+            st.markdown(f"**{poll_words.round_name(round_number)}** · {poll_words.votes_word(total)}")
+            for index, count in enumerate(tally):
+                label = poll_words.bar_label(names[index], "", count, total,
+                                             right=(index == question.answer) if revealed else None)
+                st.progress(poll_words.share(count, total), text=label)
+            st.caption(poll_words.counts_sentence(round_number, names, tally))
+
+
+def board(code: str, version: int) -> None:
+    """The projector's live part: status, question, counts. Polls the database every second; when the room moved
+    on elsewhere (another host tab), the whole page is drawn again so its buttons and side panel follow."""
+    view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
+    if error is not None:
+        show_problem(error)
+        return
+    if view.state.version != version:
+        st.rerun(scope="app")
+    with st.container(key="poll-status"):
+        st.markdown(f"**{_status(view.state)}**")
+    if view.counts is None:
+        st.markdown("Students can join now. Press **Start the first question** when the room is ready.")
+        return
+    question = question_or_none(view.counts.question_id)
+    if question is None:
+        st.error("This question is no longer in the app's question bank.", icon=":material/error:")
+        return
+    with st.container(key="poll-question"):
+        show_question(question)
+        if not question.versions:
+            st.markdown("\n".join(f"- **{question.option_name(i)}.** {text}" for i, text in
+                                   enumerate(question.options)))
+    counts_block(view, question)
+
+
+def host_face(code: str, secret: str, problem: str = "") -> None:
+    big = projector.projector_on(False, key=PROJECTOR_KEY)
+    if big:
+        look.apply_projector_look()
+        look.apply_poll_projector_look()
+    show_problem(problem)
+    show_note()
+    state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, secret))
+    if error is not None:
+        show_problem(error)
+        retry_soon()
+        return
+    link = join.remember(state.code)
+    host_controls(code, secret, state)
+    lobby = state.phase is Phase.LOBBY  # nothing to count yet: the join code gets the room
+    answer = question_or_none(state.question_id) if state.phase is Phase.REVEALED else None
+    side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
+    with side:
+        if answer is None:
+            join_panel(link, big, state.voter_count, large=lobby)
+        else:  # nobody votes now: the answer takes the join code's place, beside the counts
+            with st.container(key="poll-answer"):
+                show_reveal(answer)
+    with main:
+        st.fragment(board, run_every=BOARD_EVERY_S)(code, state.version)
+    host_tools(code, secret)
+
+
+def retry_soon() -> None:
+    """After a storage error on the first run: try again every few seconds and redraw the page once it works."""
+
+    def check() -> None:
+        _, error = poll_service.attempt(lambda: poll_service.poll())
+        if error is None:
+            st.rerun()
+
+    st.fragment(check, run_every=PHONE_EVERY_S)()
+
+
+# --- a student ---------------------------------------------------------------------------------------------------
+
+
+def _cast(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
+    option = st.session_state.get(key)
+    if option is not None:
+        _call(lambda: poll_service.poll().vote(code, voter, question_index, round_number, int(option)))
+
+
+def phone(code: str, voter: str) -> None:
+    """A student's live part: the question and the options, the vote, and the reveal when it comes."""
+    if st.session_state.get(JOINED_KEY) != code:
+        _, error = poll_service.attempt(lambda: poll_service.poll().join(code, voter))
+        if error is not None:
+            show_problem(error)
+            return
+        st.session_state[JOINED_KEY] = code
+    view, error = poll_service.attempt(lambda: poll_service.poll().phone_view(code, voter))
+    if error is not None:
+        show_problem(error)
+        return
+    state = view.state
+    st.caption(f"Room {state.code}" + ("" if state.question_index is None else
+                                        " · " + poll_words.question_line(state.question_index, state.question_count)))
+    show_note()
+    if state.phase is Phase.ENDED:
+        st.info("The lecturer has ended this room. Thank you for voting.", icon=":material/done_all:")
+        return
+    question = question_or_none(state.question_id)
+    if state.phase is Phase.LOBBY or question is None:
+        st.info("You are in. The first question appears here when the lecturer starts.", icon=":material/login:")
+        return
+    with st.container(key="poll-question"):
+        show_question(question)
+    key = f"{VOTE_PREFIX}{state.question_index}.{state.round_number}"
+    st.session_state[key] = view.my_vote  # what the database holds, also after a reload or a vote in another tab
+    voting = state.phase is Phase.VOTING
+    st.radio("Your vote", list(range(question.option_count)), key=key, index=None, disabled=not voting,
+             format_func=lambda i: f"{question.option_name(i)}. {question.options[i]}" if not question.versions
+             else question.options[i], on_change=_cast, args=(code, voter, state.question_index,
+                                                             state.round_number, key))
+    mine = "" if view.my_vote is None else question.option_name(view.my_vote)
+    if voting:
+        st.markdown(f"Your vote: **{mine}**. You can change it until voting closes." if mine else
+                    "Tap an option to vote. You can change your vote until voting closes.")
+    elif state.phase is Phase.CLOSED:
+        told = f"You voted {mine}." if mine else "You did not vote in this round."
+        st.info(f"Voting is closed. {told} Talk to your neighbour: why did each of you pick your answer?",
+                icon=":material/forum:")
+    else:
+        st.markdown(f"You voted **{mine}**." if mine else "You did not vote in the last round.")
+        show_reveal(question)
+
+
+def student_face(code: str, problem: str = "") -> None:
+    show_problem(problem)
+    with st.container(key="poll-phone"):
+        st.fragment(phone, run_every=PHONE_EVERY_S)(code, poll_service.voter_id())

@@ -1,0 +1,41 @@
+"""Below the Lab's map: the weights as CSV, where the PNG button is, and the link to this view."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import streamlit as st
+
+from attn_core import Result
+from attn_ui.words.export import csv_file_name, lab_root, view_url, weights_csv
+
+LINK_KEY = "lab.link"  # whether the "Link to this view" popover is open
+PNG_HINT = ("The map as a picture: the camera button above its top right corner saves a PNG under the same name. "
+            "It keeps the theme's text colour, so export in the light theme for a white slide.")
+
+
+def share_row(result: Result, view: Mapping[str, str]) -> None:
+    """Below the map: the CSV download, where the PNG lives, and the link to this view.
+
+    Both cost a click nothing until they are used: the CSV is written when the button is pressed (deferred
+    data), and the link is worked out only while its popover is open (opening it reruns the Lab once).
+    """
+    settings = result.settings
+    with st.container(key="lab-share", horizontal=True, gap="small", vertical_alignment="center"):
+        st.download_button(
+            "Weights as CSV", functools.partial(weights_csv, result), file_name=csv_file_name(settings),
+            mime="text/csv", icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
+            help=PNG_HINT,
+        )
+        link = st.popover("Link to this view", icon=":material/link:", width="stretch", key=LINK_KEY,
+                          on_change="rerun")
+        if link.open:
+            with link:
+                root = lab_root(st.context.url)
+                st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
+                if root:
+                    st.caption("Point at the box and press its copy button. The link opens the Lab exactly as it "
+                               "is now.")
+                else:
+                    st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")

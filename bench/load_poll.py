@@ -1,0 +1,317 @@
+"""A class votes through the app: 150 phones vote within 5 s while a real projector page counts and the Lab is used.
+
+    python3 bench/load_poll.py                                  # SQLite (a temp file)
+    python3 bench/load_poll.py --url postgresql+psycopg://...   # PostgreSQL (tables in its public schema)
+    python3 bench/load_poll.py --url ... --fault restart        # restart the app server mid-round
+    python3 bench/load_poll.py --url ... --fault kill-db        # kill the app's database connections mid-round
+
+What is real, what is simulated (loopback only, every count and wait bounded):
+- Phones are light clients that speak Streamlit's protocol, as bench/load.py's do: each opens
+  `Class_poll?room=CODE&v=<token>` (light clients send no XSRF cookie, so the voter token rides in the URL, as for
+  a browser without the cookie), then reruns the phone fragment every 2 s as the frontend's run_every timer does,
+  and votes once at its moment (spread evenly over --spread seconds) with the radio's WidgetState. The vote is
+  the real callback: poll.vote on the app's engine.
+- The projector is one headless Chromium page on the host link, 1280x720, its board fragment polling every
+  second. This script reads the page's bars every 50 ms; vote -> projector = the moment the projected total
+  first reached k minus the moment the k-th vote's run finished.
+- Lab users: --lab light clients from bench/load.py click the Lab's causal toggle every 1 to 2 s meanwhile.
+- RSS: peak VmRSS of the server process.
+- Votes lost = phones whose run finished without an error minus the votes the database counts.
+Faults: `restart` stops the server 1 s into the votes and starts it again on the same port; phones reconnect
+and go on (a vote whose socket broke is sent again after reconnecting, as the frontend resends); the projector
+page reconnects by itself. `kill-db` ends the server's database connections (pg_terminate_backend) 1 s in; the
+pages must show the reconnecting note at most briefly and go on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+import websockets
+from sqlalchemy import create_engine, text
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+sys.path.insert(0, str(REPO_ROOT))
+
+import harness  # noqa: E402
+import load  # noqa: E402  (the Lab's light client)
+
+from attn_poll import Poll, open_store  # noqa: E402
+
+SUCCESS = load.SUCCESS
+PHONE_EVERY_S = 2.0
+MAX_SECONDS = 120  # the whole run, whatever happens
+TARGET_ARRIVE_S = 2.0
+
+
+@dataclass
+class Tally:
+    voted_at: list[float] = field(default_factory=list)  # perf_counter when a vote's run finished
+    votes_ok: int = 0
+    errors: list[str] = field(default_factory=list)
+    reconnecting_notes: int = 0
+    projector: list[tuple[float, int]] = field(default_factory=list)  # (moment, total on the projector)
+    rss_peak_mb: float = 0.0
+    deadline: float = 0.0
+
+
+class Phone:
+    """One student's phone over Streamlit's protocol."""
+
+    def __init__(self, number: int, port: int, code: str, vote_at: float, option: int, tally: Tally) -> None:
+        self.number, self.port, self.tally = number, port, tally
+        self.query = f"room={code}&v={secrets.token_urlsafe(18)}"
+        self.vote_at, self.option = vote_at, option
+        self.page_hash = ""
+        self.fragment_id = ""
+        self.radio_id = ""
+        self.radio_options: list[str] = []
+
+    async def run(self) -> None:
+        voted = False
+        while time.perf_counter() < self.tally.deadline:
+            try:
+                async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
+                                              max_size=None, ping_interval=None, open_timeout=10) as socket:
+                    await self.rerun(socket, None)
+                    while time.perf_counter() < self.tally.deadline:
+                        if not voted and time.perf_counter() >= self.vote_at:
+                            await self.rerun(socket, self.option)
+                            voted = True
+                            self.tally.voted_at.append(time.perf_counter())
+                            self.tally.votes_ok += 1
+                            return
+                        pause = min(PHONE_EVERY_S, max(0.0, self.vote_at - time.perf_counter())) if not voted \
+                            else PHONE_EVERY_S
+                        await asyncio.sleep(pause)
+                        if not voted and time.perf_counter() < self.vote_at:
+                            await self.rerun(socket, None, fragment=True)
+            except (OSError, websockets.WebSocketException, TimeoutError):
+                await asyncio.sleep(0.5)  # the server is restarting: reconnect, as the frontend does
+        if not voted:
+            self.tally.errors.append(f"phone {self.number}: never voted")
+
+    async def rerun(self, socket, option: int | None, fragment: bool = False) -> None:
+        back = BackMsg()
+        state = back.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        state.page_name = "Class_poll"
+        if option is not None or fragment:
+            state.fragment_id = self.fragment_id
+        if option is not None:
+            state.widget_states.widgets.append(WidgetState(id=self.radio_id, string_value=self.radio_options[option]))
+        await socket.send(back.SerializeToString())
+        while True:
+            raw = await asyncio.wait_for(socket.recv(), timeout=30)
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            kind = message.WhichOneof("type")
+            if kind == "new_session":
+                self.page_hash = message.new_session.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string or self.query
+            elif kind == "delta":
+                self.read(message)
+            elif kind == "script_finished":
+                if message.script_finished not in SUCCESS:
+                    raise OSError(f"run ended with status {message.script_finished}")
+                return
+
+    def read(self, message: ForwardMsg) -> None:
+        delta = message.delta
+        if delta.fragment_id:
+            self.fragment_id = delta.fragment_id
+        if delta.WhichOneof("type") != "new_element":
+            return
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "radio":
+            self.radio_id, self.radio_options = element.radio.id, list(element.radio.options)
+        elif kind == "alert" and "reconnecting" in element.alert.body:
+            self.tally.reconnecting_notes += 1
+        elif kind == "alert" and element.alert.format == load.ERROR_ALERT:
+            self.tally.errors.append(f"phone {self.number}: {element.alert.body[:120]}")
+        elif kind == "exception":
+            self.tally.errors.append(f"phone {self.number}: exception {element.exception.message[:120]}")
+
+
+def projector(port: int, link: str, tally: Tally, expected: int, ready: threading.Event) -> None:
+    """A real Chromium page on the host link; records the projected total whenever it changes."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = harness.launch_browser(playwright)
+        page = harness.new_context(browser, 1280, 720).new_page()
+        page.goto(f"http://127.0.0.1:{port}/{link}", timeout=90_000)
+        harness.wait_for_app(page, timeout_ms=90_000, initial_wait_ms=0)
+        ready.set()
+        last = -1
+        while time.perf_counter() < tally.deadline:
+            try:
+                texts = page.locator('[data-testid="stProgress"]').all_inner_texts()
+            except Exception:  # the page is reconnecting after a restart
+                texts = []
+            total = sum(int(m.group(1)) for t in texts if (m := re.search(r"· (\d+) votes?", t)))
+            if texts and total != last:
+                tally.projector.append((time.perf_counter(), total))
+                last = total
+                if total >= expected:
+                    break
+            page.wait_for_timeout(50)
+        browser.close()
+
+
+def sample_rss(pid_of, tally: Tally) -> None:
+    while time.perf_counter() < tally.deadline:
+        with contextlib.suppress(OSError, ValueError):  # the server is between a stop and a start
+            tally.rss_peak_mb = max(tally.rss_peak_mb, load.rss_mb(pid_of()))
+        time.sleep(0.25)
+
+
+def arrival_seconds(tally: Tally) -> list[float]:
+    """For the k-th finished vote: when the projector first showed a total of at least k, minus its moment."""
+    finished = sorted(tally.voted_at)
+    delays = []
+    for k, moment in enumerate(finished, start=1):
+        shown = next((at for at, total in tally.projector if total >= k), None)
+        if shown is not None:
+            delays.append(max(0.0, shown - moment))
+    return delays
+
+
+def start(port: int, env: dict) -> subprocess.Popen:
+    args = [sys.executable, "-m", "streamlit", "run", str(REPO_ROOT / "app.py"), "--server.headless", "true",
+            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    process = subprocess.Popen(args, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not harness.healthy(port):
+        if time.monotonic() > deadline or process.poll() is not None:
+            raise RuntimeError("the app server did not start")
+        time.sleep(0.1)
+    return process
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
+async def lab_clicks(port: int, clients: int, until: float) -> tuple[list[float], list[str]]:
+    level = load.Level(sessions=clients, browsers=0)
+    args = SimpleNamespace(open_timeout=60, timeout=30)
+    server = SimpleNamespace(port=port)
+    lab = [load.LightClient(n, server, level, (1.0, 2.0), args) for n in range(clients)]
+    opened: asyncio.Queue = asyncio.Queue()
+    go = asyncio.Event()
+    level.window_start, level.window_end = time.perf_counter(), until
+    go.set()
+    await asyncio.gather(*(client.run(time.perf_counter(), opened, go) for client in lab))
+    return level.light_ms, level.errors
+
+
+async def drive(port: int, code: str, args, tally: Tally, fault) -> tuple[list[float], list[str]]:
+    rng = random.Random(7)
+    begin = time.perf_counter() + 3.0  # phones open and settle first
+    phones = [Phone(n, port, code, begin + args.spread * n / args.students, rng.randrange(3), tally)
+              for n in range(args.students)]
+    lab_until = begin + args.spread + 6
+    faults = asyncio.get_running_loop().run_in_executor(None, fault, begin + 1.0)
+    results = await asyncio.gather(lab_clicks(port, args.lab, lab_until), *(phone.run() for phone in phones))
+    await faults
+    return results[0]
+
+
+def percentile(values: list[float], q: float) -> float:
+    return load.percentile(values, q) if values else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", default="", help="database URL (default: SQLite in a temp folder)")
+    parser.add_argument("--students", type=int, default=150)
+    parser.add_argument("--spread", type=float, default=5.0)
+    parser.add_argument("--lab", type=int, default=10, help="Lab light clients clicking meanwhile")
+    parser.add_argument("--fault", choices=("none", "restart", "kill-db"), default="none")
+    args = parser.parse_args()
+    args.students = min(args.students, 300)  # a room's cap; the bench stays bounded
+    temp = tempfile.TemporaryDirectory()
+    url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
+    env = {**os.environ, "ATTN_LAB_DATABASE_URL": url}
+    poll = Poll(open_store(url))
+    room = poll.create_room([("causal-why", 3)])
+    poll.next_question(room.code, room.host_secret)
+    port = harness.free_port()
+    server = {"process": start(port, env)}
+    tally = Tally(deadline=time.perf_counter() + MAX_SECONDS)
+    ready = threading.Event()
+    watcher = threading.Thread(target=projector, daemon=True,
+                               args=(port, f"Class_poll?room={room.code}&host={room.host_secret}", tally,
+                                     args.students, ready))
+    watcher.start()
+    if not ready.wait(120):
+        raise SystemExit("the projector page did not load")
+    threading.Thread(target=sample_rss, args=(lambda: server["process"].pid, tally), daemon=True).start()
+
+    def fault(at: float) -> None:
+        time.sleep(max(0.0, at - time.perf_counter()))
+        if args.fault == "restart":
+            stop(server["process"])
+            server["process"] = start(port, env)
+        elif args.fault == "kill-db":
+            admin = create_engine(url)
+            with admin.begin() as connection:
+                killed = connection.execute(text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE application_name = 'attn-lab-poll' AND pid <> pg_backend_pid()")).scalar_one()
+            admin.dispose()
+            print(f"killed {killed} database connections of the app")
+
+    started = time.perf_counter()
+    lab_ms, lab_errors = asyncio.run(drive(port, room.code, args, tally, fault))
+    watcher.join(timeout=30)
+    counted = sum(poll.counts(room.code).rounds[0])
+    stop(server["process"])
+    delays = arrival_seconds(tally)
+    lost = tally.votes_ok - counted
+    backend = url.split(":", 1)[0]
+    print(f"backend {backend} · fault {args.fault} · {args.students} phones over {args.spread:.0f} s · "
+          f"{args.lab} Lab clients · {time.perf_counter() - started:.0f} s · load average {os.getloadavg()[0]:.1f}")
+    print(f"votes finished {tally.votes_ok}, counted {counted}, lost {lost}")
+    print(f"vote -> projector: p50 {percentile(delays, 50):.2f} s, p95 {percentile(delays, 95):.2f} s, "
+          f"max {max(delays, default=float('nan')):.2f} s over {len(delays)} votes (target p95 <= {TARGET_ARRIVE_S} s)")
+    print(f"Lab clicks: p50 {percentile(lab_ms, 50):.0f} ms, p95 {percentile(lab_ms, 95):.0f} ms over {len(lab_ms)} "
+          f"clicks (target p95 <= {load.TARGET_P95_MS} ms)")
+    print(f"server RSS peak {tally.rss_peak_mb:.0f} MB (target < {load.TARGET_RSS_MB} MB)")
+    print(f"reconnecting notes seen by phones: {tally.reconnecting_notes}")
+    problems = tally.errors + lab_errors
+    print(f"errors: {len(problems)}" + "".join(f"\n  {p}" for p in problems[:10]))
+    print(f"projector totals seen: {[total for _, total in tally.projector][-5:]}, final {counted}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# The deployment of deploy/compose.yaml without Docker: HAProxy (deploy/haproxy.cfg, the same file), three
+# Streamlit replicas and a private PostgreSQL, all on 127.0.0.1.
+#
+#   bash deploy/local.sh            # first line of output: the proxy's URL; Ctrl-C (or SIGTERM) stops it all
+#
+# Ports (each must be free; the defaults are not Streamlit's 8501 nor PostgreSQL's 5432, to stay clear of a
+# developer's own servers):
+#   ATTN_PROXY_PORT  (8500)             the proxy, the only address students use
+#   ATTN_APP_PORTS   ("8511 8512 8513") the three replicas
+#   ATTN_PG_PORT     (55432)            PostgreSQL; the replicas get ATTN_LAB_DATABASE_URL for it
+# ATTN_RESPAWN_DELAY (3) seconds before a replica that died is started again, as compose's restart policy does.
+# ATTN_RUN_DIR (a new temp folder) holds the logs, app<N>.pid, haproxy.sock and the database; it is removed
+# on exit unless it was given.
+#
+# As root, PostgreSQL runs as the `postgres` user (it refuses root). Needs haproxy and postgresql (Debian).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+proxy_port=${ATTN_PROXY_PORT:-8500}
+read -r -a app_ports <<<"${ATTN_APP_PORTS:-8511 8512 8513}"
+pg_port=${ATTN_PG_PORT:-55432}
+respawn_delay=${ATTN_RESPAWN_DELAY:-3}
+python=${PYTHON:-python3}  # the Python that has requirements.txt installed
+
+fail() { echo "local.sh: $*" >&2; exit 1; }
+[ "${#app_ports[@]}" -eq 3 ] || fail "ATTN_APP_PORTS needs three ports (deploy/haproxy.cfg has three replicas)"
+command -v haproxy >/dev/null || fail "haproxy is not installed (apt-get install haproxy)"
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -n "$pg_bin" ] || fail "PostgreSQL is not installed (apt-get install postgresql)"
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for port in "$proxy_port" "${app_ports[@]}" "$pg_port"; do
+  port_in_use "$port" && fail "port $port on 127.0.0.1 is in use; choose others (ATTN_PROXY_PORT, ATTN_APP_PORTS, \
+ATTN_PG_PORT)"
+done
+
+if [ -n "${ATTN_RUN_DIR:-}" ]; then
+  run=$ATTN_RUN_DIR keep_run=1
+  mkdir -p "$run"
+else
+  run=$(mktemp -d "${TMPDIR:-/tmp}/attn-deploy.XXXXXX") keep_run=0
+fi
+chmod 711 "$run"  # the postgres user must reach its data folder inside it
+
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+app_pids=("" "" "")
+haproxy_pid="" stopping=0
+
+stop_all() {
+  stopping=1
+  trap '' INT TERM
+  local pid
+  for pid in "$haproxy_pid" "${app_pids[@]}"; do
+    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+  done
+  if [ -f "$run/pg/data/postmaster.pid" ]; then
+    as_pg "$pg_bin/pg_ctl" -D "$run/pg/data" -m fast -w stop >>"$run/postgres.log" 2>&1 || true
+  fi
+  for pid in "$haproxy_pid" "${app_pids[@]}"; do
+    [ -n "$pid" ] && wait "$pid" 2>/dev/null || true
+  done
+  [ "$keep_run" = 1 ] || rm -rf "$run"
+}
+trap 'stop_all; exit 130' INT
+trap 'stop_all; exit 143' TERM
+trap 'if [ "$stopping" = 0 ]; then stop_all; fi' EXIT
+
+# ---- PostgreSQL: its own cluster, password login over TCP for the app, socket in the run folder
+mkdir -p "$run/pg"
+[ "$(id -u)" = 0 ] && chown postgres: "$run/pg"
+db_password=$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')
+printf '%s\n' "$db_password" >"$run/pg/password"
+[ "$(id -u)" = 0 ] && chown postgres: "$run/pg/password"
+as_pg "$pg_bin/initdb" -D "$run/pg/data" -U attn_lab --pwfile="$run/pg/password" --auth-host=scram-sha-256 \
+  --auth-local=scram-sha-256 -E UTF8 >"$run/postgres.log" 2>&1 || fail "initdb failed; see $run/postgres.log"
+rm -f "$run/pg/password"
+as_pg "$pg_bin/pg_ctl" -D "$run/pg/data" -w -t 30 -l "$run/pg/server.log" \
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $run/pg" start >>"$run/postgres.log" 2>&1 \
+  || fail "PostgreSQL did not start; see $run/pg/server.log"
+PGPASSWORD=$db_password "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U attn_lab -d postgres -q \
+  -c "CREATE DATABASE attn_lab" >>"$run/postgres.log" 2>&1 \
+  || fail "could not create the database; see $run/postgres.log"
+export ATTN_LAB_DATABASE_URL="postgresql+psycopg://attn_lab:$db_password@127.0.0.1:$pg_port/attn_lab"
+
+# ---- the replicas
+start_app() {  # $1: replica index 0..2
+  local n=$(($1 + 1))
+  (cd "$repo" && exec "$python" -m streamlit run app.py --server.headless true --server.address 127.0.0.1 \
+     --server.port "${app_ports[$1]}" --browser.gatherUsageStats false) </dev/null >>"$run/app$n.log" 2>&1 &
+  app_pids[$1]=$!
+  echo "${app_pids[$1]}" >"$run/app$n.pid"
+}
+healthy() {  # $1: port; does /_stcore/health answer "ok"? (bash's /dev/tcp: no curl needed)
+  local reply
+  reply=$(timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" && printf "GET /_stcore/health HTTP/1.0\r\n\r\n" >&3 \
+    && cat <&3' _ "$1" 2>/dev/null) || return 1
+  [[ $reply == *$'\r\n\r\nok' ]]
+}
+for i in 0 1 2; do start_app "$i"; done
+
+# ---- Streamlit's bundles at gzip -9, once per Streamlit version (deploy/precompress.py says why)
+st_version=$("$python" -c 'import streamlit; print(streamlit.__version__)')
+static_gz="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/attn-lab/static-gz-$st_version"
+[ -f "$static_gz/index.txt" ] || "$python" "$here/precompress.py" "$static_gz" >>"$run/haproxy.log" 2>&1 \
+  || fail "deploy/precompress.py failed; see $run/haproxy.log"
+
+# ---- the proxy, with the addresses deploy/haproxy.cfg reads from the environment
+export STATIC_GZ_LUA="$here/static_gz.lua" STATIC_GZ_DIR="$static_gz"
+export PROXY_BIND="127.0.0.1:$proxy_port" HAPROXY_SOCKET="$run/haproxy.sock"
+export APP1="127.0.0.1:${app_ports[0]}" APP2="127.0.0.1:${app_ports[1]}" APP3="127.0.0.1:${app_ports[2]}"
+haproxy -c -q -f "$here/haproxy.cfg" >>"$run/haproxy.log" 2>&1 \
+  || fail "deploy/haproxy.cfg does not parse; see $run/haproxy.log"
+haproxy -db -f "$here/haproxy.cfg" </dev/null >>"$run/haproxy.log" 2>&1 &
+haproxy_pid=$!
+echo "$haproxy_pid" >"$run/haproxy.pid"
+
+deadline=$((SECONDS + ${ATTN_START_TIMEOUT:-120}))
+for i in 0 1 2; do
+  until healthy "${app_ports[$i]}"; do
+    kill -0 "${app_pids[$i]}" 2>/dev/null || fail "replica $((i + 1)) exited at start; see $run/app$((i + 1)).log"
+    [ "$SECONDS" -lt "$deadline" ] || fail "replica $((i + 1)) not healthy in time; see $run/app$((i + 1)).log"
+    sleep 0.2
+  done
+done
+replicas_up() {  # how many replicas HAProxy itself counts as UP (its runtime API, `show stat`)
+  "$python" - "$run/haproxy.sock" <<'PY' 2>/dev/null
+import socket, sys
+with socket.socket(socket.AF_UNIX) as sock:
+    sock.connect(sys.argv[1])
+    sock.sendall(b"show stat\n")
+    text = b"".join(iter(lambda: sock.recv(65536), b"")).decode()
+rows = [line.split(",") for line in text.splitlines() if line.startswith("replicas,app")]
+print(sum(row[17].startswith("UP") for row in rows))  # field 17: status
+PY
+}
+until [ "$(replicas_up)" = 3 ] && healthy "$proxy_port"; do
+  kill -0 "$haproxy_pid" 2>/dev/null || fail "haproxy exited; see $run/haproxy.log"
+  [ "$SECONDS" -lt "$deadline" ] || fail "the proxy does not see three healthy replicas; see $run/haproxy.log"
+  sleep 0.2
+done
+
+echo "http://127.0.0.1:$proxy_port/"
+echo "run folder $run (logs, app<N>.pid, haproxy.sock); replicas on ports ${app_ports[*]}; PostgreSQL on $pg_port"
+echo "Ctrl-C stops the proxy, the replicas and PostgreSQL."
+
+# ---- run until stopped; a replica that dies is started again after a pause, like compose's restart policy
+down_since=(0 0 0)
+while :; do
+  if ! kill -0 "$haproxy_pid" 2>/dev/null; then
+    echo "local.sh: haproxy exited; stopping (see $run/haproxy.log)" >&2
+    exit 1
+  fi
+  for i in 0 1 2; do
+    if ! kill -0 "${app_pids[$i]}" 2>/dev/null; then
+      wait "${app_pids[$i]}" 2>/dev/null || true  # reap it
+      if [ "${down_since[$i]}" = 0 ]; then
+        down_since[$i]=$SECONDS
+        echo "replica $((i + 1)) exited; starting it again in ${respawn_delay} s"
+      elif [ $((SECONDS - down_since[i])) -ge "$respawn_delay" ]; then
+        start_app "$i"
+        down_since[$i]=0
+        echo "replica $((i + 1)) started again (pid ${app_pids[$i]})"
+      fi
+    fi
+  done
+  sleep 0.5 &
+  wait $! || true
+done

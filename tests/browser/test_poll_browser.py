@@ -1,0 +1,157 @@
+"""The class poll in headless Chromium: one host page and three students' phones run a full question, vote,
+revote and reveal, on a server of its own with a temp SQLite file.
+
+Checked: the projector's counts follow the phones within 2 s of a tap (plus the page's settling), a second tab
+of a browser is the same voter (its vote shows, and a vote there replaces it), both rounds stand side by side
+after the revote, no right or wrong mark before the reveal, and the reveal reaches every phone without a
+reload. Then axe checks the host's projector board and a phone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import harness
+import pytest
+from test_a11y_browser import Audit, axe_path
+
+from attn_poll import Poll, open_store
+
+pytestmark = pytest.mark.browser
+
+SLOW_MS = 90_000
+ARRIVE_S = 2.0 + 1.5  # the projector polls every second; the page then settles (150 ms quiet) before we read it
+
+
+@pytest.fixture(scope="module")
+def poll_server(tmp_path_factory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('poll') / 'poll.sqlite3'}"
+    before = os.environ.get("ATTN_LAB_DATABASE_URL")
+    os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server process inherits it
+    try:
+        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
+            yield running, Poll(open_store(url))
+    finally:
+        if before is None:
+            os.environ.pop("ATTN_LAB_DATABASE_URL", None)
+        else:
+            os.environ["ATTN_LAB_DATABASE_URL"] = before
+
+
+def open_page(context, server, query: str):
+    page = context.new_page()
+    errors = harness.collect_page_errors(page)
+    page.goto(f"{server.url}Class_poll?{query}", timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    harness.assert_no_exception(page)
+    return page, errors
+
+
+def bars(page) -> list[str]:
+    return [text.strip() for text in page.locator('[data-testid="stProgress"]').all_inner_texts()]
+
+
+def wait_until(page, check, seconds: float, what: str):
+    """Poll the page until check(page) is truthy; fail with what was last seen."""
+    deadline = time.monotonic() + seconds
+    while True:
+        seen = check(page)
+        if seen:
+            return seen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {seconds} s; last seen: {bars(page)}")
+        page.wait_for_timeout(100)
+
+
+def counted(page, expected: list[int]) -> bool:
+    numbers = [int(re.search(r"· (\d+) votes?", text).group(1)) for text in bars(page)]
+    return numbers == expected
+
+
+def vote(page, letter: str) -> None:
+    page.locator('[data-testid="stRadioOption"]').filter(has_text=re.compile(rf"^{letter}\.")).click()
+    harness.wait_for_app(page)
+
+
+def test_a_full_round_with_one_host_and_three_phones(browser, poll_server):
+    server, poll = poll_server
+    room = poll.create_room([("causal-why", 3)])
+    host_context = harness.new_context(browser, 1280, 720)
+    host, host_errors = open_page(host_context, server, f"room={room.code}&host={room.host_secret}")
+    assert host.get_by_text(room.code, exact=True).count() >= 1 and host.locator(".st-key-poll-join img").count() == 1
+
+    contexts = [harness.new_context(browser, 390, 844) for _ in range(3)]
+    phones = [open_page(context, server, f"room={room.code}")[0] for context in contexts]
+    for phone in phones:
+        assert phone.get_by_text("You are in.").count() == 1
+    wait_until(host, lambda p: p.get_by_text("3 students in the room").count(), 4, "three joins on the projector")
+
+    host.get_by_role("button", name="Start the first question").click()
+    harness.wait_for_app(host)
+    for phone in phones:  # the question reaches the phones by their own polling
+        wait_until(phone, lambda p: p.locator('[data-testid="stRadioOption"]').count() == 3, 5, "the question")
+
+    for phone, letter in zip(phones, "ACC", strict=True):
+        vote(phone, letter)
+    started = time.monotonic()
+    wait_until(host, lambda p: counted(p, [1, 0, 2]), ARRIVE_S, "the first three votes on the projector")
+    assert time.monotonic() - started <= ARRIVE_S
+    assert not any("right answer" in text for text in bars(host)), "no mark before the reveal"
+
+    second_tab, _ = open_page(contexts[0], server, f"room={room.code}")  # the same browser: same cookie
+    checked = second_tab.locator('[data-testid="stRadioOption"]:has(input:checked)')
+    wait_until(second_tab, lambda p: checked.count() == 1, 4, "the first tab's vote in the second tab")
+    assert checked.inner_text().startswith("A."), "a second tab shows this browser's vote"
+    vote(second_tab, "B")
+    wait_until(host, lambda p: counted(p, [0, 1, 2]), ARRIVE_S, "a changed vote, not a second one")
+    second_tab.close()
+
+    host.get_by_role("button", name="Close voting").click()
+    harness.wait_for_app(host)
+    host.get_by_role("button", name="Vote again").click()
+    harness.wait_for_app(host)
+    for phone in phones:
+        wait_until(phone, lambda p: p.locator('[data-testid="stRadioOption"] input:not(:disabled)').count() == 3, 5,
+                   "round two on the phone")
+    for phone in phones:
+        vote(phone, "C")
+    wait_until(host, lambda p: counted(p, [0, 1, 2, 0, 0, 3]), ARRIVE_S, "both rounds side by side")
+    assert host.locator('[class*="st-key-poll-round-"]').count() == 2
+
+    host.get_by_role("button", name="Close voting").click()
+    harness.wait_for_app(host)
+    host.get_by_role("button", name="Reveal the answer").click()
+    harness.wait_for_app(host)
+    assert [text.endswith("right answer") for text in bars(host)] == [False, False, True] * 2
+    for phone in phones:  # no reload: the phone's own polling brings the answer
+        wait_until(phone, lambda p: p.get_by_text("The answer is C.").count() == 1, 5, "the reveal on a phone")
+        harness.assert_no_exception(phone)
+    assert poll.counts(room.code).rounds == ((0, 1, 2), (0, 0, 3)), "the database agrees with the projector"
+    assert host_errors == []
+    for context in (host_context, *contexts):
+        context.close()
+
+
+def test_host_board_and_phone_have_no_axe_violations(browser, poll_server):
+    axe_path()
+    server, poll = poll_server
+    room = poll.create_room([("causal-why", 3), ("code-order", 4)])
+    poll.next_question(room.code, room.host_secret)
+    poll.vote(room.code, "someone", 0, 1, 2)
+    found = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=scheme)
+        host, errors = open_page(context, server, f"room={room.code}&host={room.host_secret}&mode=projector")
+        audit = Audit(host, errors)
+        audit.check(f"host board, projector mode, {scheme}")
+        phone, phone_errors = open_page(context, server, f"room={room.code}")
+        phone_audit = Audit(phone, phone_errors)
+        phone_audit.check(f"phone, voting, {scheme}")
+        found.update(audit.found)
+        found.update(phone_audit.found)
+        context.close()
+    combined = Audit(None, [])
+    combined.found = found
+    combined.assert_clean()

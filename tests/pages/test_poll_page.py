@@ -1,0 +1,235 @@
+"""The Class poll page through AppTest, on a temp SQLite file: the three faces, a whole round from the host's and
+a student's side, votes counted once per browser, and bad URLs, lost connections and busy locks shown as
+sentences on a page that still works.
+
+Students other than the one on the page vote through attn_poll directly, as other app processes would.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attn_poll import Busy, Poll, Reconnecting, open_store
+from attn_poll.store import BUSY, RECONNECTING
+from attn_ui.quiz.poll_questions import POLL_BY_ID
+from tests.apptest_helpers import APP
+
+PAGE = "pages/10_Class_poll.py"
+QUESTIONS = ("causal-why", "code-order")  # a plain choice and the ordering question, polled as programs
+
+
+@pytest.fixture
+def db_url(tmp_path, monkeypatch) -> str:
+    url = f"sqlite:///{tmp_path / 'poll.sqlite3'}"
+    monkeypatch.setenv("ATTN_LAB_DATABASE_URL", url)
+    return url
+
+
+@pytest.fixture
+def poll(db_url) -> Poll:
+    return Poll(open_store(db_url))
+
+
+def open_page(**query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(PAGE).run()
+    return ok(at)
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [box.value for kind in (at.info, at.warning, at.error, at.success) for box in kind]
+    parts += [p.proto.text for p in at.get("progress")]
+    return "\n".join(parts)
+
+
+def bars(at: AppTest) -> list[str]:
+    return [p.proto.text for p in at.get("progress")]
+
+
+def new_room(poll: Poll, ids=QUESTIONS):
+    return poll.create_room([(qid, POLL_BY_ID[qid].option_count) for qid in ids])
+
+
+def test_open_a_room_from_the_bank(db_url, poll):
+    at = open_page()
+    assert at.button(key="poll.open").disabled, "no question picked: nothing to open"
+    for qid in QUESTIONS:
+        at.checkbox(key=f"poll.pick.{qid}").check()
+    ok(at.run())
+    at.button(key="poll.open").click()
+    ok(at.run())
+    code = at.query_params["room"][0] if isinstance(at.query_params["room"], list) else at.query_params["room"]
+    assert at.query_params["host"], "the private host link: a reload keeps the controls"
+    state = poll.state(code)
+    assert state.question_count == 2 and state.phase == "lobby"
+    assert "Waiting to start" in texts(at) and f"**{code}**" in texts(at)
+    assert at.button(key="poll.next").label == "Start the first question" and not at.button(key="poll.next").disabled
+    assert at.get("image"), "the join QR code is drawn"
+
+
+def test_host_runs_vote_revote_and_reveal(db_url, poll):
+    room = new_room(poll)
+    at = open_page(room=room.code, host=room.host_secret)
+    assert "Waiting to start" in texts(at)
+    at.button(key="poll.next").click()
+    ok(at.run())
+    for voter, option in (("a", 0), ("b", 2), ("c", 2)):
+        poll.vote(room.code, voter, 0, 1, option)
+    ok(at.run())
+    assert bars(at) == ["**A.** · 1 vote (33%)", "**B.** · 0 votes (0%)", "**C.** · 2 votes (67%)"]
+    assert "- **C.** It would copy the answer from the later words" in texts(at), "the options, listed once"
+    assert "right answer" not in texts(at), "no right or wrong mark before the reveal"
+    assert "First vote, 3 votes in all. A: 1 vote, B: 0 votes, C: 2 votes." in texts(at)
+    assert at.button(key="poll.reveal").disabled
+    at.button(key="poll.close").click()
+    ok(at.run())
+    at.button(key="poll.revote").click()
+    ok(at.run())
+    for voter in "abc":
+        poll.vote(room.code, voter, 0, 2, 2)
+    ok(at.run())
+    shown = bars(at)
+    assert len(shown) == 6 and shown[2].endswith("2 votes (67%)") and shown[5].endswith("3 votes (100%)")
+    assert "Second vote, 3 votes in all." in texts(at)
+    at.button(key="poll.close").click()
+    ok(at.run())
+    at.button(key="poll.reveal").click()
+    ok(at.run())
+    assert [b.endswith("· **right answer**") for b in bars(at)] == [False, False, True] * 2
+    assert "**The answer is C.**" in texts(at) and "**Why not A?**" in texts(at)
+    at.button(key="poll.next").click()
+    ok(at.run())
+    assert "Question 2 of 2" in texts(at) and "Program A" in texts(at)
+    csv_text = poll.export_csv(room.code, room.host_secret)
+    assert csv_text.splitlines()[1:4] == ["1,causal-why,1,1,1", "1,causal-why,1,2,0", "1,causal-why,1,3,2"]
+
+
+def test_a_student_votes_changes_it_and_sees_the_reveal(db_url, poll):
+    room = new_room(poll)
+    poll.next_question(room.code, room.host_secret)
+    at = open_page(room=room.code)
+    token = at.query_params["v"]
+    assert token, "without the XSRF cookie (AppTest has none) the voter token goes into the URL"
+    radio = at.radio(key="poll.vote.0.1")
+    radio.set_value(1)
+    ok(at.run())
+    assert poll.counts(room.code).rounds == ((0, 1, 0),)
+    at.radio(key="poll.vote.0.1").set_value(2)
+    ok(at.run())
+    assert poll.counts(room.code).rounds == ((0, 0, 1),), "a changed vote replaces the first one"
+    assert "Your vote: **C**" in texts(at)
+
+    again = open_page(room=room.code, v=token)  # a reload: a new session, the same URL
+    assert again.radio(key="poll.vote.0.1").value == 2, "a reload shows the vote the database kept"
+    again.radio(key="poll.vote.0.1").set_value(0)
+    ok(again.run())
+    assert poll.counts(room.code).rounds == ((1, 0, 0),), "a reload is the same voter, not a second vote"
+
+    poll.close_round(room.code, room.host_secret)
+    ok(at.run())
+    assert at.radio(key="poll.vote.0.1").disabled and "Voting is closed. You voted A." in texts(at)
+    assert "The answer" not in texts(at)
+    poll.reveal(room.code, room.host_secret)
+    ok(at.run())
+    assert "**The answer is C.**" in texts(at) and "**Why not A?**" in texts(at)
+    assert any(link.proto.label == POLL_BY_ID["causal-why"].lab.label for link in at.get("page_link"))
+
+
+def test_a_vote_for_a_closed_round_is_refused_with_a_sentence(db_url, poll):
+    room = new_room(poll)
+    poll.next_question(room.code, room.host_secret)
+    at = open_page(room=room.code)
+    poll.close_round(room.code, room.host_secret)
+    at.radio(key="poll.vote.0.1").set_value(1)  # the page still showed the open round
+    ok(at.run())
+    assert "This round is closed, so your vote was not counted." in texts(at)
+    assert poll.counts(room.code).rounds == ((0, 0, 0),)
+    assert at.radio(key="poll.vote.0.1").value is None, "the radio shows what the database holds"
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ({"room": "<b>x</b>"}, "That is not a room code"),
+    ({"room": ":red[x] $x$"}, "That is not a room code"),
+    ({"room": "ZZZZZZZ"}, "No room has that code"),
+    ({"host": "abc"}, "A host link needs its room code as well."),
+])
+def test_bad_links_give_a_sentence_and_the_open_face(db_url, query, message):
+    at = open_page(**query)
+    assert any(message in box.value for box in at.error), texts(at)
+    assert at.text_input(key="poll.code") is not None, "the page still offers to join or open a room"
+    assert "<b>" not in texts(at)
+
+
+def test_a_forged_host_secret_gets_the_student_face(db_url, poll):
+    room = new_room(poll)
+    at = open_page(room=room.code, host="<b>forged</b>", v="x" * 20)
+    assert any("Only the host link can control this room." in box.value for box in at.error)
+    assert not [b for b in at.button if b.key == "poll.next"], "no host control without the secret"
+    assert "You are in." in texts(at)
+
+
+def test_an_expired_room_says_so(db_url):
+    past = Poll(open_store(), clock=lambda: time.time() - 13 * 3600)
+    room = past.create_room([("causal-why", 3)])
+    at = open_page(room=room.code)
+    assert any("This room has expired" in box.value for box in [*at.error, *at.warning]), texts(at)
+
+
+def test_a_bad_voter_token_in_the_url_is_replaced(db_url, poll):
+    room = new_room(poll)
+    at = open_page(room=room.code, v="<script>")
+    assert at.query_params["v"] != "<script>" and "You are in." in texts(at)
+
+
+@pytest.mark.parametrize(("error", "sentence"), [(Reconnecting(RECONNECTING), RECONNECTING), (Busy(BUSY), BUSY)])
+def test_storage_trouble_is_a_note_and_the_page_recovers(db_url, poll, monkeypatch, error, sentence):
+    room = new_room(poll)
+    poll.next_question(room.code, room.host_secret)
+    at = open_page(room=room.code)
+
+    def broken(*_args, **_kwargs):
+        raise error
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Poll, "phone_view", broken)
+        ok(at.run())
+        assert [box.value for box in at.warning] == [sentence]
+        assert "database is locked" not in texts(at)
+    ok(at.run())
+    assert at.radio(key="poll.vote.0.1") is not None and not at.warning
+
+
+def test_the_join_code_can_be_shown_on_any_page(db_url, poll):
+    at = open_page()
+    at.checkbox(key="poll.pick.causal-why").check()
+    ok(at.run())
+    at.button(key="poll.open").click()
+    ok(at.run())
+    at.switch_page("pages/3_Dropout.py").run()
+    ok(at)
+    switch = at.toggle(key="poll.showjoin.switch")
+    assert switch.value is False and not at.get("image")
+    switch.set_value(True)
+    ok(at.run())
+    assert at.get("image") and any("Room code:" in m.value for m in at.markdown)
+    at.switch_page("app.py").run()
+    ok(at)
+    assert at.toggle(key="poll.showjoin.switch").value is True, "the choice is kept across pages"
+
+
+def test_pages_without_a_room_show_no_join_switch(db_url):
+    at = AppTest.from_file(APP, default_timeout=30)
+    ok(at.run())
+    assert not [t for t in at.toggle if t.key == "poll.showjoin.switch"]
