@@ -106,3 +106,13 @@ def test_the_learned_map_greys_exactly_the_future_and_prints_no_tiny_numbers():
     assert np.isnan(weights[future]).all() and not np.isnan(weights[~future]).any()
     np.testing.assert_allclose(weights[~future], np.array(HEADS.maps[1][0])[~future])
     assert all(text == "" for text in spec["data"][2]["text"])
+
+
+def test_the_training_quiz_section_is_answered_by_the_shipped_runs():
+    from attn_ui.quiz import bank, training
+
+    assert bank.SECTION_BY_ID["training"] is training.SECTION and bank.SECTION_MODULES[-1] is training
+    questions = bank.in_section("training")
+    assert [q.id for q in questions] == [q.id for q in training.QUESTIONS] and len(questions) == 5
+    for question in questions:
+        assert question.check() == question.answer, question.id
