@@ -21,11 +21,11 @@ from attn_core.training.choices import (
     LAYER_OPTIONS,
     RATE_OPTIONS,
     SEED_LIMIT,
-    STEP_BOUNDS,
     TrainChoice,
     coerce,
     from_query,
     preset_choice,
+    step_bounds,
 )
 from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
@@ -89,7 +89,7 @@ def controls(choice: TrainChoice) -> TrainChoice:
     st.segmented_control(words.EXPERIMENT_LABEL, EXPERIMENTS, key="train.exp", required=True,
                          format_func=words.EXPERIMENT_NAMES.__getitem__, on_change=_experiment_changed)
     experiment = state["train.exp"]
-    fewest, most, step = STEP_BOUNDS[experiment]
+    fewest, most, step = step_bounds(experiment, state.get("train.heads") or 2)
     with st.container(horizontal=True, gap="medium", key="train-switches"):
         st.segmented_control(words.SETTINGS_LABELS["heads"], HEAD_OPTIONS, key="train.heads", required=True,
                              help=words.SETTINGS_HELP["heads"])

@@ -78,6 +78,12 @@ def test_every_preset_is_its_own_choice_and_round_trips_through_the_url(name):
     assert not custom.is_preset and from_query({k: [v] for k, v in custom.to_query().items()}) == (custom, [])
 
 
+def test_four_heads_on_the_repeats_train_fewer_steps_so_a_run_stays_short():
+    assert coerce("heads", heads=4, steps=2000) == (coerce("heads", heads=4, steps=1600)[0],
+                                                   ["Steps run from 100 to 1600 in steps of 100; using 1600."])
+    assert coerce("heads", heads=2, steps=2000) == (preset_choice("heads"), [])
+
+
 def test_fields_an_experiment_does_not_offer_keep_its_own_value():
     assert coerce("mask", layers=2, rates=(0.5,))[0] == preset_choice("mask")
     assert coerce("heads", rates=(0.5,))[0] == preset_choice("heads")
