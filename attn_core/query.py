@@ -261,6 +261,11 @@ VIEW_KEYS = (
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
     ViewKey("scene", "Lecture scenes", "which scene is on screen, from 1", "`1`..the number of scenes", "`1`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
+    ViewKey("exp", "Train it yourself", "which experiment runs; on that page `heads`, `p` (up to three rates, "
+            "comma-separated) and `seed` set the model trained", "`mask`, `heads`, `dropout`", "`mask`"),
+    ViewKey("layers", "Train it yourself", "attention layers of the model (the heads experiment)", "`1`, `2`", "`2`"),
+    ViewKey("steps", "Train it yourself", "Adam updates a model", "within each experiment's bounds",
+            "the preset's"),
     ViewKey("room", "Class poll", "the room to join", "a room's code", "none: open or join a room"),
     ViewKey("host", "Class poll", "the host's secret: this link controls the room, keep it private", "the secret",
             "none: a student"),

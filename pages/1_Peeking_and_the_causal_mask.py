@@ -6,22 +6,25 @@ from attn_core import Settings
 from attn_core.lessons import masks as lessons
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import panels, predict, quiz_view, state
+from attn_ui.widgets import controls, panels, predict, quiz_view, state
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
-from attn_ui.words import mask_words
+from attn_ui.words import mask_words, training_words
 
 STILL = {"displayModeBar": False}
 lesson_page("Peeking and the causal mask", "Why may a word never look at the words after it?", 5)
 st.markdown(mask_words.PEEK_INTRO)
 
 st.markdown(mask_words.CHEAT_HOW)
-cheat = lessons.cheating_head(Settings().sentence, st.toggle("Causal mask", key="peek.causal"))
+cheat = lessons.cheating_head(Settings().sentence, controls.causal_toggle("peek"))
 left, right = st.columns([1, 1.2], gap="medium")
 left.plotly_chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=STILL)
 with right:
     panels.metric_tiles({"Next word guessed right": f"{cheat.hit_count} of {cheat.positions}"}, columns=1)
 right.dataframe(mask_words.guess_rows(cheat), hide_index=True)
 st.markdown(mask_words.cheat_caption(cheat))
+st.markdown(mask_words.MASK_ON_MEANS)
+st.page_link("pages/7_Train_it_yourself.py", label=training_words.MASK_LINK_LABEL, icon=":material/model_training:",
+             query_params={"exp": "mask"})
 
 settings = Settings(causal=True, d_model=4)  # d_model 4 keeps the value vectors of the last figure readable
 labels = state.cached_compute(settings).labels

@@ -6,7 +6,7 @@ The scenes are data (attn_ui/words/scenes.py); this page only shows one. `?scene
 
 import streamlit as st
 
-from attn_ui.widgets import look, panels, projector, scene_nav, state
+from attn_ui.widgets import look, panels, projector, scene_nav, state, train_view
 from attn_ui.widgets.page import lab_button, lesson_page
 from attn_ui.words.scenes import SCENES, scene_number
 
@@ -26,10 +26,16 @@ story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):
     st.subheader(scene.title, anchor=False)
     st.markdown(scene.narration)
-    panels.kpi_tiles(result, columns=2, score_tensor=False)
+    if scene.training:
+        train_view.scene_story(scene.training)
+    else:
+        panels.kpi_tiles(result, columns=2, score_tensor=False)
     view = projector.view_keys(row, big)
     lab_button(scene.settings, "Open in the Lab", **view)
     projector.projector_switch(PROJECTOR_KEY, write_url=True)
 with board.container(key="scene-panel"):
-    panels.attention_panel(result, row, style=projector.map_style(big, scene=True))
-    panels.legend(result)
+    if scene.training:
+        train_view.scene_board(scene.training, big)
+    else:
+        panels.attention_panel(result, row, style=projector.map_style(big, scene=True))
+        panels.legend(result)

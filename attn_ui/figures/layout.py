@@ -23,6 +23,7 @@ class MapStyle:
     show_scale: bool = True
     show_titles: bool = True
     margin: int = 10
+    cell_text: bool = True  # a number in every cell; off for maps too large to print them readably
     # (left, top) px Plotly needs beyond the widest word and tallest key label: tick gaps and the axis title.
     # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them; measured in
     # Chromium, and tests/browser/test_map_margins_browser.py checks
@@ -40,6 +41,24 @@ LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # b
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
 MIN_TEXT = 11  # px: no text on a chart is drawn smaller; what would be is left out (the tables hold it)
+
+# A trained model's map of 24 tokens: numbers in the cells would be below 11 px, and a colour bar would take a
+# phone a third of the width (the legend under the map says what the colours mean). Axis titles are 2 px smaller.
+LEARNED = MapStyle(height=440, cell_font=11, axis_font=13, show_scale=False, margin=6, cell_text=False)
+LEARNED_PROJECTOR = dataclasses.replace(LEARNED, height=600, axis_font=18)
+
+
+@dataclass(frozen=True)
+class ChartStyle:
+    """How large a line or bar chart is drawn: on a page, or on a projector."""
+
+    height: int = 330
+    font: int = 13  # ticks, legend and labels; never below 11 px
+    title_font: int = 15
+
+
+CHART = ChartStyle()
+CHART_PROJECTOR = ChartStyle(height=380, font=20, title_font=22)  # with the controls above: one 720 px screen
 
 
 def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:

@@ -116,10 +116,13 @@ def attention_map_spec(
 
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
     cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
+    if not style.cell_text:
+        cell_text[:] = ""  # too many cells for readable numbers: colour, hover and the table carry them
     cell_text[blocked] = ""
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
     grey = ~np.isnan(kind)
-    texts = np.where(kind == 0, "·" if length > 10 else "future", np.where(grey, "PAD", cell_text))
+    future_mark = ("·" if length > 10 else "future") if style.cell_text else ""
+    texts = np.where(kind == 0, future_mark, np.where(grey, "PAD", cell_text))
     if font <= MIN_TEXT:  # ...but none below 11 px: small cells keep only the grey (the legend names the two greys)
         texts[grey] = ""
     if font < MIN_TEXT:  # the numbers go too; "The map as a table" is their text form
@@ -142,7 +145,8 @@ def attention_map_spec(
         },
         {
             "type": "scatter", "name": "cells", "x": cols.ravel().tolist(), "y": rows.ravel().tolist(),
-            "mode": "markers+text", "marker": {"symbol": "square", "size": 28, "opacity": 0},
+            "mode": "markers+text", "marker": {"symbol": "square", "size": 28 if style.cell_text else 12,
+                                               "opacity": 0},
             "text": labels_drawn, "textposition": "middle center", "textfont": {"size": sizes},
             "selected": {"marker": {"opacity": 0}}, "unselected": {"marker": {"opacity": 0}},
             "hovertext": [line for row in hover_lines(view, status) for line in row],

@@ -6,6 +6,8 @@ Every figure builder takes its colours from here, so a colour means the same thi
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import plotly.colors as pc
 
 # Viridis (colour-blind safe, no grey in it), written out with plotly.js's own stops so the text-colour rule
@@ -65,3 +67,10 @@ def _black_text_from(scale: tuple = WEIGHT_SCALE, steps: int = 1000) -> float:
 
 
 BLACK_TEXT_FROM = _black_text_from()  # about 0.44 for viridis; computed once, at import
+# Training curves: one colour and one dash a curve, so they stay apart without colour too; all >= 3:1 on white
+# and on Streamlit's dark background.
+CURVE_COLOURS = MappingProxyType({"train": "#3e7cc4", "held_out": "#e8710a", "generating": "#2e9d5b",
+                                  "repeat": "#b5489a"})
+CURVE_DASHES = MappingProxyType({"train": "solid", "held_out": "dash", "generating": "dot", "repeat": "dashdot"})
+MODEL_COLOURS = ("#3e7cc4", "#e8710a", "#2e9d5b", "#b5489a")  # several models in one chart: one colour a model
+LEVEL_COLOUR = "#8c8c8c"  # a reference level (true entropy, chance): grey, dotted

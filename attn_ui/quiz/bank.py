@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from attn_ui.quiz import causal, code, dropout, heads, padding, shapes
+from attn_ui.quiz import causal, code, dropout, heads, padding, shapes, training
 from attn_ui.quiz.model import (
     Answer,
     Feedback,
@@ -27,7 +27,7 @@ from attn_ui.quiz.model import (
 )
 
 # Each module holds its SECTION and QUESTIONS; a new section is one more import and one more entry here.
-SECTION_MODULES = (causal, padding, dropout, heads, shapes, code)  # the page's order
+SECTION_MODULES = (causal, padding, dropout, heads, shapes, code, training)  # the page's order
 
 SECTIONS: tuple[Section, ...] = tuple(part.SECTION for part in SECTION_MODULES)
 QUESTIONS: tuple[Question, ...] = tuple(question for part in SECTION_MODULES for question in part.QUESTIONS)

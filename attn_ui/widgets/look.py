@@ -146,6 +146,9 @@ PROJECTOR_SIZES = (
     ('.st-key-scene-story [data-testid="stMarkdown"] p', "line-height", "1.4"),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "padding-top", "0"),
+    # Train it yourself: the words beside the curves (the verdict, the generated samples)
+    ('.st-key-train-story [data-testid="stMarkdown"] :is(p, li)', "font-size", "1.3rem"),
+    ('.st-key-train-story [data-testid="stMarkdown"] :is(p, li)', "line-height", "1.35"),
     (":is(.st-key-scenes-back, .st-key-scenes-next) button", "min-height", "3rem"),
     (":is(.st-key-scenes-back, .st-key-scenes-next) button p", "font-size", "1.3rem"),
     ('[class*="st-key-kpis-"] [data-testid="stMetric"] > div', "padding", "0.25rem 0.7rem 0.3rem"),

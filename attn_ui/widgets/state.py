@@ -23,6 +23,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attn_core import QUERY_KEYS, Settings, compute, settings_from_query
 from attn_core.query import lab_view_notes, read_row
+from attn_core.training.choices import TrainChoice
 
 SETTINGS_KEY = "lab.settings"  # the Settings on screen, kept across pages
 URL_KEY = "lab.url"  # the address (key -> value) the browser shows once our last write has arrived
@@ -50,6 +51,25 @@ def cached_compute(settings: Settings):
     Settings is a frozen dataclass whose repr names every field, so its repr is its key, cheaper than
     Streamlit's generic hashing of the object."""
     return compute(settings)
+
+
+class RunStopped(Exception):
+    """A training run was stopped before its end: nothing is cached."""
+
+
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs={TrainChoice: repr})
+def cached_training(choice: TrainChoice, _live=None):
+    """The second cache, of training Results: a run is a function of its choice and seed, so one finished run
+    serves every session (a class pressing Train on the same settings costs one run).
+
+    Called by the run board's worker thread with `_live` (left out of the key), which is told every Progress
+    and may stop the run; a stopped or failed run raises, so nothing half-trained is ever cached.
+    """
+    last = None
+    for last in choice.progress():
+        if _live is not None and not _live.publish(last):
+            raise RunStopped(choice)
+    return last.result
 
 
 def url_params() -> dict[str, list[str]]:

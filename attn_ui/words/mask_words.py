@@ -45,6 +45,14 @@ values are the word vectors themselves. For each position we take the word of th
 closest to the head's output, and call that its guess for the next word.
 """
 
+MASK_ON_MEANS = """
+**Mask on is what the model sees while it generates.** When a model writes, the next word does not exist
+yet: it can look only at the words already written. The causal mask gives training that view. Without it a
+model learns to read the answer off the next position, which it will not have when it writes. *Train it
+yourself* shows the consequence on a model that really learns: its training loss falls close to zero, and
+its writing falls apart.
+"""
+
 PROOF_HOW = """
 **Proof by experiment: change a later word.** If nothing leaks from the future, swapping a word can only
 move the rows of that word and the ones after it. Pick a word and a replacement. Each cell shows how far a

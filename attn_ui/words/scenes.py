@@ -20,6 +20,7 @@ class Scene:
     settings: Settings  # the Lab's state; settings.view is the head shown
     narration: str  # one or two sentences, Markdown, no user text
     row: int | None = None  # 1-based query row to outline, or None
+    training: str | None = None  # a training preset ("mask", "heads"): the scene shows its curves, not a map
 
 
 CAUSAL = Settings(causal=True)
@@ -109,6 +110,28 @@ SCENES: tuple[Scene, ...] = (
         row=1,
     ),
 )
+
+
+# --- Train it yourself: scenes that show what a model that learns does with the mask and the heads. They show the
+# preset's shipped curves instead of a Lab map (the numbers under them are formatted from that run), and keep
+# the Lab state the run trained with for "Open in the Lab".
+TRAINING_SCENES: tuple[Scene, ...] = (
+    Scene(
+        "A model trained without the mask, and one with it",
+        CAUSAL,
+        "Left, no mask: the training loss dives towards zero because each position can read the next word. Right, "
+        "the mask on: the loss settles on the language's true entropy, and only this model writes sentences.",
+        training="mask",
+    ),
+    Scene(
+        "Heads that learned to look back",
+        CAUSAL,
+        "On sequences with a repeated stretch, the loss on the repeat stalls near chance and then drops in a few "
+        "hundred steps. That is when a head learns to find the earlier copy and read what came after it.",
+        training="heads",
+    ),
+)
+SCENES = SCENES + TRAINING_SCENES
 
 
 def scene_number(raw: str | None, count: int = len(SCENES)) -> tuple[int, str | None]:

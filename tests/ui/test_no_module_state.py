@@ -21,10 +21,18 @@ from tests.source_tree import REPO_ROOT, app_files, module_names
 
 MUTABLE = (dict, list, set, bytearray, collections.deque, collections.defaultdict, collections.OrderedDict,
            collections.Counter)  # fmt: skip
-ALLOWED_CACHES = frozenset({("attn_ui.widgets.state", "cached_compute")})  # THE one st.cache_data wrapper
-# THE one st.cache_resource: the class poll's database engine, shared by every session on purpose (a pool of
-# connections, no data: every read is a query).
-ALLOWED_RESOURCES = frozenset({("attn_ui.widgets.poll_service", "_poll_for")})
+ALLOWED_CACHES = frozenset({
+    ("attn_ui.widgets.state", "cached_compute"),  # THE one st.cache_data wrapper of the Lab's Results
+    # Training Results: a run takes seconds and is a function of its choice and seed, so one finished run
+    # serves every session; its key is a TrainChoice, not a Settings, and a worker thread fills it.
+    ("attn_ui.widgets.state", "cached_training"),
+})
+# st.cache_resource: shared objects that hold no student's data, one per server on purpose.
+ALLOWED_RESOURCES = frozenset({
+    ("attn_ui.widgets.poll_service", "_poll_for"),  # the class poll's database engine (a pool of connections)
+    # the training run board: its threads, their queue for the bounded slots and the measured step times
+    ("attn_ui.widgets.training_runs", "run_board"),
+})
 # Modules of work in progress that still keep constant tables in plain dicts/lists (reported to their
 # owners; each entry goes once the tables are MappingProxyType/tuple). Not strict: fixing one must not fail.
 STILL_TO_FREEZE: frozenset[str] = frozenset()
@@ -103,9 +111,10 @@ def test_no_globals_and_no_stray_caches(path):
 
 
 def test_the_one_resource_exists():
-    from attn_ui.widgets import poll_service
+    from attn_ui.widgets import poll_service, training_runs
 
     assert hasattr(poll_service._poll_for, "clear"), "_poll_for must be the st.cache_resource wrapper"
+    assert hasattr(training_runs.run_board, "clear"), "run_board must be the st.cache_resource wrapper"
 
 
 def test_the_one_cache_exists():

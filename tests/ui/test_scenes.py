@@ -10,9 +10,10 @@ import pytest
 
 from attn_core import compute, settings_from_query
 from attn_ui.words.explain import kpi_values
-from attn_ui.words.scenes import SCENES, Scene, scene_number
+from attn_ui.words.scenes import SCENES, TRAINING_SCENES, Scene, scene_number
 
 BY_TITLE = {scene.title: scene for scene in SCENES}
+LAB_SCENES = [scene for scene in SCENES if scene.training is None]  # the training scenes are tested below
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
@@ -27,9 +28,9 @@ def view_weights(number: int) -> np.ndarray:
 
 
 def test_twelve_scenes_with_distinct_titles_in_the_order_of_the_lesson():
-    assert len(SCENES) == 12
-    assert len(BY_TITLE) == 12
-    causal = [scene.settings.causal for scene in SCENES]
+    assert len(LAB_SCENES) == 12
+    assert len(BY_TITLE) == len(SCENES)
+    causal = [scene.settings.causal for scene in LAB_SCENES]
     assert causal == [False] + [True] * 11  # the mask goes on in scene 2 and stays on
 
 
@@ -115,9 +116,42 @@ def test_scene_number_reads_good_values(raw, expected):
     assert scene_number(raw) == (expected, None)
 
 
-@pytest.mark.parametrize("raw", ["0", "13", "-1", "3.0", "abc", "٣", "1e1", "`3`", "9" * 40])
+@pytest.mark.parametrize("raw", ["0", str(len(SCENES) + 1), "-1", "3.0", "abc", "٣", "1e1", "`3`", "9" * 40])
 def test_scene_number_falls_back_to_scene_one_with_a_note(raw):
     number, note = scene_number(raw)
     assert number == 1
-    assert note is not None and "1 to 12" in note
+    assert note is not None and f"1 to {len(SCENES)}" in note
     assert note.count("`") == 2  # the bad value sits in one code span; its own backticks cannot break out
+
+
+# --- the training scenes: their numbers come from the shipped runs, and those runs show what they narrate ------
+
+
+def test_training_scenes_come_last_and_name_a_preset():
+    from attn_core.training import PRESETS
+
+    assert SCENES[-len(TRAINING_SCENES):] == TRAINING_SCENES
+    assert [scene.training for scene in TRAINING_SCENES] == ["mask", "heads"]
+    assert all(scene.training in PRESETS and scene.settings.causal for scene in TRAINING_SCENES)
+
+
+def test_the_mask_scene_narrates_its_shipped_run():
+    from attn_core.training import PRESETS
+
+    result = PRESETS["mask"].shipped()
+    off, on = result.unmasked, result.masked
+    assert off.train_loss < 0.01 and off.generating_loss > result.chance_loss  # "dives towards zero", useless
+    assert abs(on.train_loss - result.entropy) < 0.05 and on.grammatical_sentences > off.grammatical_sentences
+    assert on.grammatical_sentences > 0.9 and off.grammatical_sentences == 0  # "only this model writes sentences"
+
+
+def test_the_heads_scene_narrates_its_shipped_run():
+    from attn_core.training import PRESETS
+
+    result = PRESETS["heads"].shipped()
+    repeat = next(curve for curve in result.curves if curve.name == "repeat")
+    assert repeat.losses[0] > 0.95 * result.chance_loss  # stalls near chance ...
+    start = next(i for i, loss in enumerate(repeat.losses) if loss < 0.5 * result.chance_loss)
+    stall = next(i for i, loss in enumerate(repeat.losses) if loss < 0.9 * result.chance_loss)
+    assert repeat.steps[start] - repeat.steps[stall] <= 300  # ... then drops within a few hundred steps
+    assert max(score.induction for score in result.heads) > 0.9  # a head reads what came after the earlier copy

@@ -1,9 +1,9 @@
 """Every static text bank a student reads, as source id -> text, and the numbers and comparison words in each.
 
 Sources: the quiz bank (prompts, options, why-texts, explanations, Lab link labels), the lecture scenes
-(titles, narrations), the KPI tiles' help, the fixed Markdown of the lesson pages (mask_words constants) and
-the literal words in the page scripts. Text built at run time from a Result is not here: it is formatted from
-the core and tested against it by the page tests.
+(titles, narrations), the KPI tiles' help, the fixed Markdown of the lesson pages (mask_words constants), the
+train page's fixed words (training_words constants) and the literal words in the page scripts. Text built at run
+time from a Result is not here: it is formatted from the core and tested against it by the page tests.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from attn_ui.quiz import bank
-from attn_ui.words import explain, mask_words, scenes
+from attn_ui.words import explain, mask_words, scenes, training_words
 
 REPO = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?")
@@ -65,6 +65,13 @@ def sources() -> dict[str, str]:
         value = getattr(mask_words, name)
         if name.isupper() and isinstance(value, str):
             banks[f"lesson:{name}"] = value
+    for name in dir(training_words):  # the train page's fixed words (its numbers are formatted from a run)
+        value = getattr(training_words, name)
+        if name.isupper() and isinstance(value, str):
+            banks[f"train:{name}"] = value
+        elif name.isupper() and hasattr(value, "items"):
+            for key, text in value.items():
+                banks[f"train:{name}:{key}"] = text
     for path in sorted((REPO / "pages").glob("*.py")):
         for text in _page_strings(path):
             banks[f"page:{path.stem}:{text[:40]}"] = text

@@ -1,0 +1,130 @@
+"""Figures of the "Train it yourself" page: loss curves that grow while a model trains, the dropout bars, and the
+learned attention maps (through maps.learned_cells, the Lab's own map). They draw; they never call st.*.
+
+A chart's x axis is fixed to the whole run from the start, so a live curve grows into its frame instead of the
+frame stretching under it. Reference levels (the true entropy, chance) are dotted grey lines named at their end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_core import maths
+from attn_core.engine import HeadMap
+from attn_core.training.experiments import Curve, DropoutResult, HeadsResult
+from attn_ui.figures import maps
+from attn_ui.figures.layout import CHART, LEARNED, ChartStyle, MapStyle, base_layout
+from attn_ui.figures.palette import CURVE_COLOURS, CURVE_DASHES, LEVEL_COLOUR, MODEL_COLOURS
+from attn_ui.words import training_words as words
+from attn_ui.words.escape import plotly_escape
+
+HEADROOM = 1.08  # the y axis reaches this far above the highest loss or level
+
+
+def _axes(style: ChartStyle, total_steps: int, top: float) -> dict:
+    tick = {"size": style.font}
+    return {
+        "xaxis": {"range": [0, total_steps], "title": {"text": words.STEP_AXIS, "font": tick}, "tickfont": tick,
+                  "fixedrange": True, "zeroline": False},
+        "yaxis": {"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
+                  "fixedrange": True, "zeroline": False},
+    }
+
+
+def curves_spec(
+    groups: Sequence[tuple[str, Sequence[Curve]]],
+    levels: Sequence[tuple[str, float]],
+    total_steps: int,
+    style: ChartStyle = CHART,
+    title: str | None = None,
+    top: float | None = None,
+) -> dict:
+    """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
+    reference levels, as a plain figure dict for ReadyFigure. `top` fixes the y axis, so two charts side by side
+    share one scale."""
+    traces, highest = [], max([value for _, value in levels] or [1.0])
+    for index, (model, curves) in enumerate(groups):
+        latest = index == len(groups) - 1
+        for curve in curves:
+            colour = (MODEL_COLOURS[index % len(MODEL_COLOURS)] if len(groups) > 1
+                      else CURVE_COLOURS.get(curve.name, LEVEL_COLOUR))  # several models: colour names the model
+            name = words.CURVE_LABELS.get(curve.name, curve.name)
+            traces.append({
+                "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),
+                "x": list(curve.steps), "y": list(curve.losses),
+                "line": {"color": colour, "width": 3 if latest else 2, "dash": CURVE_DASHES.get(curve.name, "solid")},
+                "hovertemplate": f"{plotly_escape(name)}: %{{y:.4f}} at step %{{x}}<extra></extra>",
+            })
+            highest = max(highest, *curve.losses)
+    shapes, notes = [], []
+    for label, value in levels:
+        shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": value, "y1": value,
+                       "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}})
+        notes.append({"xref": "paper", "x": 1, "xanchor": "right", "y": value, "yanchor": "bottom",
+                      "text": plotly_escape(f"{label} {value:.2f}"), "showarrow": False,
+                      "font": {"size": style.font, "color": LEVEL_COLOUR}})
+    layout = base_layout(
+        style.height, {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        **_axes(style, total_steps, top or highest * HEADROOM), shapes=shapes, annotations=notes,
+        # below the axis title, further down as the font grows (a projector's 20 px would sit on the title)
+        legend={"orientation": "h", "y": -0.22 - 0.012 * (style.font - 13), "x": 0, "font": {"size": style.font}},
+        hovermode="closest",
+    )
+    if title:
+        layout["title"] = {"text": plotly_escape(title), "x": 0, "font": {"size": style.title_font}}
+    return {"data": traces, "layout": layout}
+
+
+def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
+    """Training and held-out loss at the end, one pair of bars a dropout p, the true entropy as a level."""
+    rates = [words.rate_label(run.p) for run in result.runs]
+    traces = []
+    for name, values in (("train", [run.train_loss for run in result.runs]),
+                         ("held_out", [run.held_out_loss for run in result.runs])):
+        traces.append({
+            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values,
+            "marker": {"color": CURVE_COLOURS[name]}, "text": [f"{v:.2f}" for v in values],
+            "textposition": "outside", "textfont": {"size": style.font}, "cliponaxis": False,
+            "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
+        })
+    traces.append({  # the true entropy as a legend entry, not a label that could sit on a bar
+        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": rates,
+        "y": [result.entropy] * len(rates), "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"},
+        "hovertemplate": f"{words.ENTROPY_LEVEL} %{{y:.4f}}<extra></extra>",
+    })
+    top = max(run.held_out_loss for run in result.runs) * 1.2
+    tick = {"size": style.font}
+    layout = base_layout(
+        style.height, {"l": 10, "r": 10, "t": 10, "b": 10}, barmode="group",
+        xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
+        yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
+               "fixedrange": True},
+        legend={"orientation": "h", "y": -0.15, "x": 0, "font": tick},
+    )
+    return {"data": traces, "layout": layout}
+
+
+@dataclass(frozen=True)
+class LearnedHead:
+    """A trained model's head as something the Lab's map can draw (maps.ShowsAttention): its learned weights on
+    one sequence. The grey cells are the ones the causal mask blocked while it ran (the core's own causal_mask);
+    at inference there is no dropout, and the repeat data has no PAD."""
+
+    weights: np.ndarray  # (T, T) read-only
+    tokens: tuple[str, ...]
+
+    def head_map(self, head: int | None = None) -> HeadMap:
+        length = len(self.tokens)
+        nothing = np.zeros((length, length), dtype=bool)  # (T, T)
+        return HeadMap(labels=self.tokens, padded=(), weights=self.weights, weights_before_dropout=self.weights,
+                       blocked_by_causal=maths.causal_mask(length), blocked_by_padding=nothing, dropped=nothing)
+
+
+def learned_map_spec(result: HeadsResult, layer: int, head: int, selected_row: int | None = None,
+                     style: MapStyle = LEARNED) -> dict:
+    """One head's learned weights (1-based layer and head) on the example sequence, drawn by the Lab's map."""
+    learned = LearnedHead(result.weight_map(layer, head), words.example_tokens(result))
+    return maps.attention_map_spec(learned, selected_row=selected_row, style=style)

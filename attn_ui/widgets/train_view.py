@@ -1,0 +1,385 @@
+"""The Streamlit pieces of "Train it yourself": the page's state in the URL, its controls, and the training panel.
+
+State flows as on every page: the URL (or the session) -> one TrainChoice -> a result -> figures and words. The
+panel is a fragment: while a run trains it loops, redrawing the progress bar and the curves when the run has moved
+(at most a few times a second), then draws the result in the same run. A click outside it (Stop included) reruns
+the page, which ends the loop; the run itself lives on in the run board and the loop picks it up again.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from types import MappingProxyType
+
+import streamlit as st
+
+from attn_core.training import PRESETS
+from attn_core.training.choices import (
+    EXPERIMENTS,
+    HEAD_OPTIONS,
+    LAYER_OPTIONS,
+    RATE_OPTIONS,
+    SEED_LIMIT,
+    TrainChoice,
+    coerce,
+    from_query,
+    preset_choice,
+    step_bounds,
+)
+from attn_ui.figures import layout
+from attn_ui.figures import training_charts as charts
+from attn_ui.figures.layout import download_config
+from attn_ui.figures.plotly_fast import ReadyFigure
+from attn_ui.widgets import panels
+from attn_ui.widgets import projector as projector_mode
+from attn_ui.widgets.state import cached_training
+from attn_ui.widgets.training_runs import LiveRun, RunView, run_board
+from attn_ui.words import training_words as words
+
+QUERY_KEYS = ("exp", "heads", "layers", "p", "steps", "seed")
+VIEW_KEYS = ("show", "mode")  # the mask experiment's model on view; projector mode
+CHOICE_KEY, WRITTEN_KEY = "train.choice", "train.written"  # the choice on screen; the query we last wrote
+WATCH_KEY, VIEWER_KEY = "train.watch", "train.viewer"  # the run this session watches; who this session is
+PROJECTOR_KEY = "train.projector"
+WIDGETS = MappingProxyType({"train.heads": "heads", "train.layers": "layers", "train.rates": "rates",
+                            "train.steps": "steps", "train.seed": "seed"})  # widget key -> TrainChoice field
+REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at least
+REDRAW_PER_WATCHER = 0.03  # ... and this much more per session watching it (50 students: one redraw in 1.5 s)
+PASS_PER_WATCHER = 0.02  # seconds between two passes of the live loop, per watcher, from REDRAW_EVERY ...
+PASS_AT_MOST = 1.0  # ... to this: how long a click elsewhere (Stop included) may wait
+STILL = MappingProxyType({"displayModeBar": False})
+
+
+# --- state: URL <-> session <-> widgets ----------------------------------------------------------------------
+
+
+def _url() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params if key in QUERY_KEYS}
+
+
+def _set_widgets(choice: TrainChoice) -> None:
+    st.session_state["train.exp"] = choice.experiment
+    for key, field in WIDGETS.items():
+        value = getattr(choice, field)
+        st.session_state[key] = list(value) if field == "rates" else value
+
+
+def incoming_choice() -> tuple[TrainChoice, list[str], bool]:
+    """(the choice to show, notes on a fixed link, whether it came from a new link). A URL we did not write wins;
+    otherwise the session's own choice, so a trip to another page and back keeps it."""
+    params = _url()
+    stored = st.session_state.get(CHOICE_KEY)
+    if stored is not None and (not params or params == st.session_state.get(WRITTEN_KEY)):
+        return stored, [], False
+    choice, notes = from_query(params)
+    _set_widgets(choice)
+    return choice, notes, True
+
+
+def _experiment_changed() -> None:
+    _set_widgets(preset_choice(st.session_state["train.exp"]))
+
+
+def controls(choice: TrainChoice) -> TrainChoice:
+    """The experiment and its switches; returns the choice they describe."""
+    state = st.session_state
+    if "train.exp" not in state:
+        _set_widgets(choice)
+    st.segmented_control(words.EXPERIMENT_LABEL, EXPERIMENTS, key="train.exp", required=True,
+                         format_func=words.EXPERIMENT_NAMES.__getitem__, on_change=_experiment_changed)
+    experiment = state["train.exp"]
+    fewest, most, step = step_bounds(experiment, state.get("train.heads") or 2)
+    with st.container(horizontal=True, gap="medium", key="train-switches"):
+        st.segmented_control(words.SETTINGS_LABELS["heads"], HEAD_OPTIONS, key="train.heads", required=True,
+                             help=words.SETTINGS_HELP["heads"])
+        if experiment == "heads":
+            st.segmented_control(words.SETTINGS_LABELS["layers"], LAYER_OPTIONS, key="train.layers", required=True,
+                                 help=words.SETTINGS_HELP["layers"])
+        if experiment == "dropout":
+            st.pills(words.SETTINGS_LABELS["rates"], RATE_OPTIONS, selection_mode="multi", key="train.rates",
+                     format_func=lambda p: f"{p:g}", help=words.SETTINGS_HELP["rates"])
+        state["train.steps"] = min(max(state.get("train.steps", fewest), fewest), most)
+        st.slider(words.SETTINGS_LABELS["steps"], fewest, most, step=step, key="train.steps",
+                  help=words.SETTINGS_HELP["steps"], width=260)
+        st.number_input(words.SETTINGS_LABELS["seed"], 0, SEED_LIMIT, step=1, key="train.seed",
+                        help=words.SETTINGS_HELP["seed"], width=130)
+    rates = tuple(state.get("train.rates") or ()) or None
+    chosen, notes = coerce(experiment, heads=state["train.heads"], layers=state.get("train.layers"), rates=rates,
+                           steps=state["train.steps"], seed=int(state["train.seed"]))
+    panels.show_notes(notes)
+    return chosen
+
+
+def remember(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
+    """Keep the choice for this session and mirror it (and the view keys) into the URL."""
+    st.session_state[CHOICE_KEY] = choice
+    query = choice.to_query()
+    st.session_state[WRITTEN_KEY] = {key: [value] for key, value in query.items()}
+    view = {"show": "" if show_masked or choice.experiment != "mask" else "off",
+            "mode": projector_mode.PROJECTOR if projector else ""}
+    wanted = {**query, **{k: v for k, v in view.items() if v}}
+    current = {key: values[-1] for key, values in ((k, st.query_params.get_all(k)) for k in st.query_params)
+               if key in (*QUERY_KEYS, *VIEW_KEYS)}
+    if current != wanted:
+        for key in list(st.query_params):
+            if key in QUERY_KEYS or key in VIEW_KEYS:
+                del st.query_params[key]
+        st.query_params.update(wanted)
+
+
+def show_masked_switch(choice: TrainChoice, from_link: bool) -> bool:
+    """The mask experiment's switch between its two trained models (a view, like the Lab's projector mode)."""
+    if choice.experiment != "mask":
+        return True
+    if from_link or "train.show" not in st.session_state:
+        st.session_state["train.show"] = (projector_mode.url_value("show") or "").strip().lower() != "off"
+    return st.toggle(words.SHOW_MASKED, key="train.show", help=words.SHOW_MASKED_HELP)
+
+
+# --- the training panel ------------------------------------------------------------------------------------
+
+
+def _viewer() -> str:
+    if VIEWER_KEY not in st.session_state:
+        st.session_state[VIEWER_KEY] = uuid.uuid4().hex
+    return st.session_state[VIEWER_KEY]
+
+
+def _watched(choice: TrainChoice) -> LiveRun | None:
+    """The run this session watches, if it is of this choice; a run of another choice is left."""
+    run = st.session_state.get(WATCH_KEY)
+    if run is not None and run.choice != choice:
+        run_board().release(run, _viewer())
+        st.session_state.pop(WATCH_KEY, None)
+        return None
+    return run
+
+
+def _train(choice: TrainChoice) -> None:
+    st.session_state[WATCH_KEY] = run_board().request(choice, _viewer())
+
+
+def _stop() -> None:
+    run = st.session_state.pop(WATCH_KEY, None)
+    if run is not None:
+        st.session_state["train.stopped"] = run.active
+        run_board().release(run, _viewer())
+
+
+def buttons(choice: TrainChoice) -> None:
+    """Train and Stop, outside the panel's fragment on purpose: a click outside a fragment reruns the page, and
+    Streamlit lets a page rerun cut a fragment's running loop short, whereas a click inside one would wait for
+    the loop to end. Train stays enabled during a run (pressing it again joins the same run)."""
+    run = _watched(choice)
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key="train-buttons"):
+        st.button(words.TRAIN_BUTTON, key="train.go", type="primary", icon=":material/model_training:",
+                  on_click=_train, args=(choice,))
+        st.button(words.STOP_BUTTON, key="train.stop", icon=":material/stop:",
+                  disabled=run is None or not run.active, on_click=_stop)
+
+
+@st.fragment
+def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
+    """The estimate or the queue, the live curves while a run trains, then the result (in the same run)."""
+    run = _watched(choice)
+    status = st.empty()
+    if run is not None and run.active:
+        live = st.empty()
+        with live.container():
+            _follow(run, status, choice, projector)
+        live.empty()
+    view = run.view() if run is not None else None
+    result = None
+    if view is not None and view.status == "done":
+        result = view.result
+        status.caption(words.done_text(view.elapsed, len(run.watchers) > 1))
+    elif view is not None and view.status == "failed":
+        status.error(words.failed_text(view.error), icon=":material/error:")
+    elif run_board().is_finished(choice):
+        result = cached_training(choice)
+    elif choice.is_preset:
+        result = PRESETS[choice.experiment].shipped()
+        status.caption(words.PRESET_SHOWN)
+    if result is None:
+        if st.session_state.pop("train.stopped", False):
+            st.info(words.STOPPED, icon=":material/stop_circle:")
+        status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+        return
+    show_result(result, show_masked, projector)
+
+
+def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
+    """Redraw the live run until it ends. Every pass writes the status line: a page rerun (a click elsewhere,
+    or Stop) takes effect at the next element written, so it never waits longer than one pass. A preset that
+    waits for a slot shows its shipped curves meanwhile, so a class pressing Train sees curves at once."""
+    bar, chart, words_box = st.empty(), st.empty(), st.empty()
+    drawn, last_draw, shipped_shown = -1, 0.0, False
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    while True:
+        view = run.view()
+        if not run.active:
+            return
+        watching = len(run.watchers)
+        redraw = max(REDRAW_EVERY, REDRAW_PER_WATCHER * watching)  # a whole class watching: fewer redraws each
+        rest = min(PASS_AT_MOST, max(REDRAW_EVERY, PASS_PER_WATCHER * watching))
+        if view.status == "waiting":
+            rest = PASS_AT_MOST  # nothing moves in a queue but its place
+        if view.status == "waiting":
+            ahead, wait = run_board().ahead_of(run)
+            status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
+            if choice.is_preset and not shipped_shown:
+                groups = shipped_groups(PRESETS[choice.experiment].shipped())
+                chart.plotly_chart(ReadyFigure(charts.curves_spec(groups, (), choice.steps, style)),
+                                   key="train.live.shipped", config=dict(STILL),
+                                   alt=words.chart_alt(words.PRESET_SHOWN, groups, ()))
+                words_box.caption(words.PRESET_WHILE_WAITING)
+                shipped_shown = True
+        else:
+            stage = words.stage_text(choice, view.stages[-1][0] if view.stages else "")
+            status.caption(words.training_text(stage, view.fraction, view.elapsed, view.estimate))
+        if view.version != drawn and view.stages and time.monotonic() - last_draw >= redraw:
+            _draw_live(view, choice, bar, chart, words_box, style)
+            drawn, last_draw = view.version, time.monotonic()
+        run.wait_until_over(rest)  # a pass a rest, not a pass a Progress: a run moves every few ms
+
+
+def shipped_groups(result) -> list:
+    """The curves of a result as chart groups: the masked model, the repeat model, or one group a dropout p."""
+    kind = type(result).__name__
+    if kind == "MaskResult":
+        return [(words.model_name(run), run.curves) for run in result.runs]
+    if kind == "HeadsResult":
+        return [("", result.curves)]
+    return [(words.rate_label(run.p), run.curves) for run in result.runs]
+
+
+def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style) -> None:
+    bar.progress(min(view.fraction, 1.0), text=f"{view.fraction:.0%}")
+    groups = [(stage if len(view.stages) > 1 else "", curves) for stage, curves in view.stages]
+    spec = charts.curves_spec(groups, (), choice.steps, style)
+    chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=dict(STILL),
+                       alt=words.chart_alt(words.EXPERIMENT_NAMES[choice.experiment], groups, ()))
+    words_box.markdown(words.curves_in_words(groups, ()))
+
+
+# --- results ---------------------------------------------------------------------------------------------------
+
+
+def curves_chart(groups, levels, total_steps: int, projector: bool, name: str, title: str | None = None) -> None:
+    """A loss chart with its text alternative and, under it, every curve in words."""
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    spec = charts.curves_spec(groups, levels, total_steps, style, title)
+    st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
+                    alt=words.chart_alt(title or name, groups, levels))
+    if not projector:
+        with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
+            st.markdown(words.curves_in_words(groups, levels))
+
+
+def show_result(result, show_masked: bool, projector: bool) -> None:
+    kind = type(result).__name__
+    if kind == "MaskResult":
+        show_mask(result, show_masked, projector)
+    elif kind == "HeadsResult":
+        show_heads(result, projector)
+    else:
+        show_dropout(result, projector)
+
+
+def show_mask(result, show_masked: bool, projector: bool) -> None:
+    run = result.masked if show_masked else result.unmasked
+    name = words.model_name(run)
+    left, right = st.columns([1.5, 1], gap="medium")
+    with left:
+        curves_chart([("", run.curves)], words.mask_levels(result), result.config.train.steps, projector,
+                     f"mask-{name.replace(' ', '-')}", title=name)
+    with right.container(key="train-story"):
+        panels.metric_tiles(words.mask_tiles(run), columns=2)
+        st.markdown(words.samples_markdown(result, run))
+    if not projector:
+        st.markdown(words.mask_verdict(result))
+
+
+def show_heads(result, projector: bool) -> None:
+    left, right = st.columns([1.5, 1], gap="medium")
+    with left:
+        curves_chart([("", result.curves)], words.heads_levels(result), result.config.train.steps, projector,
+                     "heads")
+    with right.container(key="train-story"):
+        st.markdown(words.heads_verdict(result))
+    st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
+    st.table(words.heads_rows(result), hide_index=True)
+    if not projector:
+        st.caption(words.HEADS_TABLE_HOW)
+    names = {f"layer {score.layer}, head {score.head}": score for score in result.heads}
+    strongest = max(names, key=lambda name: names[name].induction)
+    shape = f"{result.config.layers}x{result.config.heads}"  # another model shape, another set of options
+    board, notes = st.columns([1.3, 1], gap="medium")
+    picked = notes.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
+                         key=f"train.map.{shape}")
+    score = names.get(picked, names[strongest])
+    layer, head = score.layer, score.head
+    selection = st.session_state.get("train.map_click")
+    points = selection.selection.points if selection else []
+    row = int(points[0]["y"]) if points and isinstance(points[0].get("y"), int | float) else None
+    style = layout.LEARNED_PROJECTOR if projector else layout.LEARNED
+    spec = charts.learned_map_spec(result, layer, head, row, style)
+    board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select="rerun", selection_mode="points",
+                       config=download_config(f"learned-layer{layer}-head{head}"),
+                       alt=words.map_alt(result, layer, head))
+    with notes:
+        if row is not None and 0 <= row < len(result.example):
+            st.markdown(words.map_row_sentence(result, layer, head, row))
+        if not projector:
+            st.caption(words.MAP_HOW)
+            box = st.expander(words.MAP_TABLE, icon=":material/table:", key="train.map_table", on_change="rerun")
+            if box.open:
+                with box:
+                    st.table(words.map_rows(result, layer, head))
+
+
+def show_dropout(result, projector: bool) -> None:
+    left, right = st.columns([1.5, 1], gap="medium")
+    groups = [(words.rate_label(run.p), run.curves) for run in result.runs]
+    with left:
+        curves_chart(groups, words.dropout_levels(result), result.config.train.steps, projector, "dropout")
+    with right:
+        st.subheader(words.DROPOUT_HEADING, anchor=False)
+        style = layout.CHART_PROJECTOR if projector else layout.CHART
+        st.plotly_chart(ReadyFigure(charts.dropout_bars_spec(result, style)), key="train.dropout_bars",
+                        config=download_config("dropout-end"), alt=words.dropout_verdict(result))
+        st.table(words.dropout_rows(result), hide_index=True)
+    st.markdown(words.dropout_verdict(result))
+
+
+# --- lecture scenes ------------------------------------------------------------------------------------------
+
+
+def scene_story(preset: str) -> None:
+    """Beside a training scene's curves: the run's own numbers and the way to the experiment."""
+    result = PRESETS[preset].shipped()
+    st.markdown(words.scene_numbers(result))
+    st.page_link("pages/7_Train_it_yourself.py", label=words.SCENE_LINK_LABEL, icon=":material/model_training:",
+                 query_params={"exp": preset})
+
+
+def scene_board(preset: str, projector: bool) -> None:
+    """A training scene's board: the shipped curves (both models of the mask experiment side by side)."""
+    result = PRESETS[preset].shipped()
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    if preset == "mask":
+        panes = [(words.model_name(run), [("", run.curves)]) for run in result.runs]
+        levels = words.mask_levels(result)
+    else:
+        panes = [(words.EXPERIMENT_NAMES[preset], [("", result.curves)])]
+        levels = words.heads_levels(result)
+    top = max(loss for _, groups in panes for _, curves in groups for curve in curves for loss in curve.losses)
+    for column, (title, groups) in zip(st.columns(len(panes)), panes, strict=True):
+        spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title,
+                                  top=max(top, *(value for _, value in levels)) * charts.HEADROOM)
+        column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{title}", config=download_config(f"scene-{preset}"),
+                            alt=words.chart_alt(title, groups, levels))
+    if not projector:
+        with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
+            st.markdown("\n".join(words.curves_in_words(groups, levels) for _, groups in panes))

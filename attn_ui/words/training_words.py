@@ -1,0 +1,339 @@
+"""Every word of the "Train it yourself" page. Pure text: no Streamlit, no Plotly.
+
+The constants hold no numbers: each number a student reads is formatted here from a run's result at run time,
+and each comparison ("below", "narrows") is decided from that result, so a custom run that turns out differently
+is described as it turned out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import MappingProxyType
+
+from attn_core.training.experiments import Curve, DropoutResult, HeadsResult, MaskResult, MaskRun
+from attn_ui.words.escape import md_escape
+
+TITLE = "Train it yourself"
+QUESTION = "What do the mask, dropout and heads do to a model that learns?"
+INTRO = (
+    "The other pages show the machinery. Here a tiny model learns, in front of you, with the switches the Lab "
+    "has. It is written in NumPy with its gradients worked out by hand, and its attention calls the Lab's own "
+    "mask, softmax and dropout functions. Pick an experiment: its precomputed run shows at once. Press **Train** "
+    "to run it live with your settings and watch the curves grow."
+)
+EXPERIMENT_LABEL = "Experiment"
+EXPERIMENT_NAMES = MappingProxyType({"mask": "Mask off vs on", "heads": "Heads specialise",
+                                     "dropout": "Dropout against memorising"})
+EXPERIMENT_HOW = MappingProxyType({
+    "mask": (
+        "Two models learn one toy language, a small grammar around the lesson's words: one without the "
+        "causal mask, one with it. The **training loss** reads each sentence in one pass, the way the model "
+        "trains. The **generating loss** gives the model only the words written so far, the way it is used: the "
+        "future does not exist yet. The dotted line is the language's **true entropy**, the lowest loss any "
+        "model can reach on average."
+    ),
+    "heads": (
+        "A model learns sequences of random tokens in which a stretch repeats. Where the stretch starts and how "
+        "long it is change from row to row, so the only way to predict the second copy is to find the earlier "
+        "copy of the current token and read the token that came after it. Watch the **loss on the repeat**: it "
+        "stalls near chance, then drops when the heads find that trick."
+    ),
+    "dropout": (
+        "Models with dropout on their attention weights learn a tiny training set, small enough to learn by "
+        "heart. A training loss below the true entropy means sentences learned by heart, not the grammar. The "
+        "**held-out loss** on new sentences shows what that costs, and whether dropout helps."
+    ),
+})
+SETTINGS_LABELS = MappingProxyType({"heads": "Heads", "layers": "Layers", "rates": "Dropout p to compare",
+                                    "steps": "Training steps a model", "seed": "Seed"})
+SETTINGS_HELP = MappingProxyType({
+    "heads": "Attention heads in each layer; the model width is split between them.",
+    "layers": "Attention layers stacked on top of each other.",
+    "rates": "Each p trains its own model, dropout on the attention weights while it trains.",
+    "steps": "Adam updates for each model; the bounds keep a run short.",
+    "seed": "Fixes the data, the starting weights and the dropout draws, so a run can be repeated bit for bit.",
+})
+SHOW_MASKED = "Show the model trained with the causal mask"
+SHOW_MASKED_HELP = "Both models train in this experiment; the switch picks which one the curves and samples show."
+TRAIN_BUTTON, STOP_BUTTON = "Train", "Stop"
+PRESET_SHOWN = "Showing the precomputed run of this preset. **Train** runs it again live."
+PRESET_WHILE_WAITING = "Meanwhile: the precomputed run of this preset. The live run replaces it when its turn comes."
+NOT_RUN_YET = "This setting has not been trained on this server yet: press **Train**."
+STOPPED = "Stopped. Nothing of this run is kept; press **Train** to start again."
+PAGE_TASK = (
+    "Switch the mask experiment to one head and train it; then open the heads experiment, choose one layer and "
+    "train again. Does the loss on the repeat still drop?"
+)
+CURVE_LABELS = MappingProxyType({"train": "training loss", "held_out": "held-out loss",
+                                 "generating": "generating loss", "repeat": "loss on the repeat"})
+STEP_AXIS = "training step"
+LOSS_AXIS = "loss (nats per token)"
+ENTROPY_LEVEL = "true entropy"
+CHANCE_LEVEL = "chance"
+CURVES_IN_WORDS = "The curves in words"
+SAMPLES_HEADING = "What it writes"
+HEADS_TABLE_HEADING = "Per head: what it looks at, and what silencing it costs"
+HEADS_TABLE_HOW = (
+    "**L** is the layer, **H** the head. **Previous-token**: weight on the token just before. **Duplicate-token**: "
+    "weight on the earlier copy of "
+    "the current token. **Induction**: weight on the token right after that earlier copy. **Silenced**: the loss "
+    "on the repeat with this head's output set to zero."
+)
+MAP_PICK = "Map of"
+MAP_HOW = (
+    "The learned weights of one head on one held-out sequence, inference mode, drawn by the Lab's own map. "
+    "Tokens are letters. Colour is the weight, from dark purple (none) to yellow (all of the row); grey cells are "
+    "the future the causal mask blocks. Click a row to read it."
+)
+MAP_TABLE = "The map as a table"
+DROPOUT_HEADING = "At the end of training"
+LEARNING_TABLE = "The numbers"
+MODEL_MASKED, MODEL_UNMASKED = "mask on", "mask off"
+MASK_LINK_LABEL = "Train a model with and without the mask"
+SCENE_LINK_LABEL = "Open the experiment on Train it yourself"
+
+
+def rate_label(p: float) -> str:
+    return f"p = {p:g}"
+
+
+def model_name(run: MaskRun) -> str:
+    return MODEL_MASKED if run.causal else MODEL_UNMASKED
+
+
+def example_tokens(result: HeadsResult) -> tuple[str, ...]:
+    """The example sequence's token ids as letters (a, b, c, ...), so a repeat is easy to spot."""
+    return tuple(chr(ord("a") + token) for token in result.example)
+
+
+# --- before and during a run ---------------------------------------------------------------------------
+
+
+def seconds(value: float) -> str:
+    return f"{value:.1f} s" if value < 10 else f"{value:.0f} s"
+
+
+def estimate_text(estimate: float, models: int) -> str:
+    many = f"{models} models, one after another" if models > 1 else "one model"
+    return f"Training takes about **{seconds(estimate)}** on this server ({many}), measured from its own steps."
+
+
+def waiting_text(ahead: int, wait: float) -> str:
+    runs = "1 run" if ahead == 1 else f"{ahead} runs"
+    return (f"Waiting for a free slot: {runs} ahead, about {seconds(wait)}. Other sessions' runs take turns, so the "
+            "server stays quick for everyone.")
+
+
+def stage_text(choice, stage: str) -> str:
+    """Which model is training, in words (the heads experiment's own words name its layers)."""
+    if choice.experiment == "heads":
+        return f"training {choice.layers} layer{'s' if choice.layers > 1 else ''} on the repeats"
+    return stage or "starting"
+
+
+def training_text(stage: str, fraction: float, elapsed: float, estimate: float) -> str:
+    return f"{stage.capitalize()}: {fraction:.0%} after {seconds(elapsed)} (estimate {seconds(estimate)})."
+
+
+def done_text(elapsed: float, shared: bool) -> str:
+    if elapsed <= 0:
+        return "Trained earlier on this server with these settings: the result is shared, not trained again."
+    extra = " Other sessions watched the same run." if shared else ""
+    return f"Trained live in {seconds(elapsed)}.{extra}"
+
+
+def failed_text(error: str) -> str:
+    return f"The run failed: {md_escape(error)}. Try another setting."
+
+
+# --- curves in words -----------------------------------------------------------------------------------------
+
+
+def curve_summary(curve: Curve, model: str = "") -> str:
+    """One curve in a sentence: where it starts, where it ends, its lowest point."""
+    name = CURVE_LABELS.get(curve.name, curve.name) + (f" ({model})" if model else "")
+    if not curve.losses:
+        return f"{name.capitalize()}: no point yet."
+    low = min(range(len(curve.losses)), key=curve.losses.__getitem__)
+    text = (f"{name.capitalize()}: {curve.losses[0]:.4f} at step {curve.steps[0]}, "
+            f"{curve.losses[-1]:.4f} at step {curve.steps[-1]}")
+    if low != len(curve.losses) - 1:
+        text += f"; lowest {curve.losses[low]:.4f} at step {curve.steps[low]}"
+    return text + "."
+
+
+def curves_in_words(groups: Sequence[tuple[str, Sequence[Curve]]], levels: Sequence[tuple[str, float]]) -> str:
+    """A Markdown list: every curve of the chart, then its reference lines."""
+    lines = [f"- {curve_summary(curve, model)}" for model, curves in groups for curve in curves]
+    lines += [f"- {label.capitalize()}: {value:.4f} (a dotted line)." for label, value in levels]
+    return "\n".join(lines)
+
+
+def chart_alt(title: str, groups, levels) -> str:
+    """The chart's text alternative: its title and each curve's summary."""
+    parts = [title + "."] + [curve_summary(curve, model) for model, curves in groups for curve in curves]
+    parts += [f"{label}: {value:.4f}." for label, value in levels]
+    return " ".join(parts)
+
+
+# --- 1. mask off vs on --------------------------------------------------------------------------------------------
+
+
+def mask_levels(result: MaskResult) -> tuple[tuple[str, float], ...]:
+    return (ENTROPY_LEVEL, result.entropy), (CHANCE_LEVEL, result.chance_loss)
+
+
+def mask_tiles(run: MaskRun) -> dict[str, str]:
+    return {
+        "Training loss": f"{run.train_loss:.4f}",
+        "Generating loss": f"{run.generating_loss:.4f}",
+        "Grammatical steps": f"{run.grammatical_transitions:.0%}",
+        "Whole sentences": f"{run.grammatical_sentences:.0%}",
+    }
+
+
+def _relation(value: float, level: float, close: float = 0.1) -> str:
+    if abs(value - level) <= close:
+        return "close to"
+    return "below" if value < level else "above"
+
+
+def mask_verdict(result: MaskResult) -> str:
+    """What the two runs show, every number and comparison from the result."""
+    off, on = result.unmasked, result.masked
+    return (
+        f"Without the mask the training loss ends at **{off.train_loss:.4f}**, {_relation(off.train_loss, 0, 0.01)} "
+        f"zero and {_relation(off.train_loss, result.entropy)} the true entropy ({result.entropy:.4f}), while its "
+        f"generating loss ends at **{off.generating_loss:.2f}**, {_relation(off.generating_loss, result.chance_loss)} "
+        f"chance ({result.chance_loss:.2f}): it learned to read the next word, which generation never has. With "
+        f"the mask the training loss ends at **{on.train_loss:.4f}** and the generating loss at "
+        f"**{on.generating_loss:.4f}**, {_relation(on.generating_loss, result.entropy)} the true entropy. "
+        f"{on.grammatical_sentences:.0%} of the masked model's sentences are in the language, against "
+        f"{off.grammatical_sentences:.0%} without the mask."
+    )
+
+
+def scene_numbers(result) -> str:
+    """A training scene's numbers, from the shipped run: the final losses that the narration describes."""
+    if isinstance(result, MaskResult):
+        off, on = result.unmasked, result.masked
+        return (f"No mask: training loss **{off.train_loss:.4f}**, generating loss **{off.generating_loss:.2f}**. "
+                f"Mask on: **{on.train_loss:.4f}** and **{on.generating_loss:.4f}**; true entropy "
+                f"{result.entropy:.4f}, chance {result.chance_loss:.2f}.")
+    repeat = next(curve for curve in result.curves if curve.name == "repeat")
+    drop = _drop_step(repeat)
+    return (f"Loss on the repeat: **{repeat.losses[0]:.2f}** at the start, **{result.repeat_loss:.2f}** at step "
+            f"{repeat.steps[-1]}" + (f"; the steepest fall is just before step {drop}." if drop else "."))
+
+
+def samples_markdown(result: MaskResult, run: MaskRun) -> str:
+    """The prompt and the generated continuations, every word escaped."""
+    prompt = " ".join(md_escape(word) for word in result.config.prompt)
+    lines = [f"Prompt: **{prompt}** … ({model_name(run)}, sampled word by word)"]
+    lines += [f"- {prompt} *{md_escape(sample)}*" for sample in run.samples]
+    return "\n".join(lines)
+
+
+# --- 2. heads specialise -------------------------------------------------------------------------------------
+
+
+def heads_levels(result: HeadsResult) -> tuple[tuple[str, float], ...]:
+    return ((CHANCE_LEVEL, result.chance_loss),)
+
+
+def heads_rows(result: HeadsResult) -> list[dict[str, str]]:
+    """The head table, one row a head, numbers as the page prints them."""
+    return [
+        {"head": f"L{score.layer} H{score.head}", "previous-token": f"{score.previous_token:.3f}",
+         "duplicate-token": f"{score.duplicate_token:.3f}", "induction": f"{score.induction:.3f}",
+         "silenced": f"{score.silenced_repeat_loss:.2f}"}
+        for score in result.heads
+    ]
+
+
+def _drop_step(curve: Curve) -> int | None:
+    """The step after which the repeat curve fell furthest between two points (None on a flat curve)."""
+    falls = [(curve.losses[i] - curve.losses[i + 1], curve.steps[i + 1]) for i in range(len(curve.losses) - 1)]
+    fall, step = max(falls, default=(0.0, None))
+    return step if fall > 0 else None
+
+
+def heads_verdict(result: HeadsResult) -> str:
+    repeat = next(curve for curve in result.curves if curve.name == "repeat")
+    best = max(result.heads, key=lambda score: score.induction)
+    worst = max(result.heads, key=lambda score: score.silenced_repeat_loss)
+    drop = _drop_step(repeat)
+    where = f" The steepest fall comes just before step {drop}." if drop else ""
+    return (
+        f"The loss on the repeat goes from **{repeat.losses[0]:.2f}** to **{result.repeat_loss:.2f}** "
+        f"(chance {result.chance_loss:.2f}).{where} The strongest induction score is layer {best.layer}, head "
+        f"{best.head} at **{best.induction:.3f}**. Silencing layer {worst.layer}, head {worst.head} costs the "
+        f"dearest: the loss on the repeat goes from {result.repeat_loss:.2f} to **{worst.silenced_repeat_loss:.2f}**."
+    )
+
+
+def map_alt(result: HeadsResult, layer: int, head: int) -> str:
+    """The learned map's text alternative: where each query of the example looks most."""
+    tokens = example_tokens(result)
+    weights = result.maps[layer - 1][head - 1]
+    parts = [f"Learned attention weights of layer {layer}, head {head} on {len(tokens)} tokens; causal mask on."]
+    for position, (token, row) in enumerate(zip(tokens, weights, strict=True), start=1):
+        best = max(range(len(row)), key=row.__getitem__)
+        parts.append(f"{position} {token} looks most at {best + 1} {tokens[best]} ({row[best]:.2f}).")
+    return " ".join(parts)
+
+
+def map_rows(result: HeadsResult, layer: int, head: int) -> list[dict[str, str]]:
+    """The learned map as a table for screen readers, one row a query and every weight in words. Two columns,
+    not one a key, so the table wraps instead of scrolling sideways (24 key columns would)."""
+    tokens = example_tokens(result)
+    rows = []
+    for query, weights in enumerate(result.maps[layer - 1][head - 1]):
+        seen = "; ".join(f"{key + 1} {tokens[key]} {weights[key]:.2f}" for key in range(query + 1))
+        later = len(tokens) - query - 1
+        blocked = f"; {later} later keys blocked (future)" if later else ""
+        rows.append({"query": f"{query + 1} {tokens[query]}", "weight on each key it may see": seen + blocked})
+    return rows
+
+
+def map_row_sentence(result: HeadsResult, layer: int, head: int, row: int) -> str:
+    tokens = example_tokens(result)
+    weights = result.maps[layer - 1][head - 1][row]
+    order = sorted(range(row + 1), key=lambda key: -weights[key])[:3]
+    top = ", ".join(f"**{key + 1} {tokens[key]}** {weights[key]:.2f}" for key in order)
+    return f"Query **{row + 1} {tokens[row]}** looks most at {top}."
+
+
+# --- 3. dropout against memorising -------------------------------------------------------------------------
+
+
+def dropout_levels(result: DropoutResult) -> tuple[tuple[str, float], ...]:
+    return ((ENTROPY_LEVEL, result.entropy),)
+
+
+def dropout_rows(result: DropoutResult) -> list[dict[str, str]]:
+    return [{"dropout p": f"{run.p:g}", "training loss": f"{run.train_loss:.3f}",
+             "held-out loss": f"{run.held_out_loss:.3f}", "gap": f"{run.gap:.2f}"} for run in result.runs]
+
+
+def dropout_verdict(result: DropoutResult) -> str:
+    """The honest sentence: does dropout narrow the held-out loss, and does it close the gap? From the runs."""
+    runs = sorted(result.runs, key=lambda run: run.p)
+    first, best = runs[0], min(runs, key=lambda run: run.held_out_loss)
+    memorised = [run for run in runs if run.train_loss < result.entropy]
+    setting = (f"{result.config.train_sentences} training sentences ({result.distinct_train_sentences} different)")
+    head = (f"With {setting}, {len(memorised)} of {len(runs)} models end with a training loss below the true "
+            f"entropy ({result.entropy:.2f}): they learned sentences by heart.")
+    if len(runs) == 1:
+        return head + f" The held-out loss is {first.held_out_loss:.3f}, a gap of {first.gap:.2f}."
+    if best is first:
+        return head + (f" Here dropout did not lower the held-out loss: p = {first.p:g} is lowest at "
+                       f"{first.held_out_loss:.3f}.")
+    closed = best.gap <= 0.1
+    return head + (
+        f" Dropout p = {best.p:g} lowers the held-out loss from {first.held_out_loss:.3f} (p = {first.p:g}) to "
+        f"**{best.held_out_loss:.3f}**, so it narrows the gap from {first.gap:.2f} to **{best.gap:.2f}**"
+        + (", and closes it." if closed else
+           ", but does not close it. At this scale the few training sentences give too little to learn from, "
+           "and dropout cannot make up for that; the lesson's model has millions of parameters and far more text.")
+    )

@@ -1,0 +1,31 @@
+"""Train it yourself: a tiny NumPy model learns with the Lab's switches, live, and shows what they do.
+
+Wiring only: the URL or the widgets -> a TrainChoice -> the shipped, cached or live result -> figures and words
+(attn_ui/widgets/train_view.py). `?exp=heads&layers=1` opens an experiment with its switches; `&mode=projector`
+opens it large for a lecture hall.
+"""
+
+import streamlit as st
+
+from attn_ui.widgets import look, panels, projector, train_view
+from attn_ui.widgets.page import lesson_page
+from attn_ui.words import training_words as words
+
+lesson_page(words.TITLE, words.QUESTION, 6)
+choice, notes, from_link = train_view.incoming_choice()
+big = projector.projector_on(from_link, key=train_view.PROJECTOR_KEY)
+if big:
+    look.apply_projector_look()
+panels.show_notes(notes, big)
+if not big:
+    st.markdown(words.INTRO)
+choice = train_view.controls(choice)
+if not big:
+    st.markdown(words.EXPERIMENT_HOW[choice.experiment])
+show_masked = train_view.show_masked_switch(choice, from_link)
+train_view.remember(choice, show_masked, big)
+train_view.buttons(choice)
+train_view.training_panel(choice, show_masked, big)
+if not big:
+    st.caption(words.PAGE_TASK)
+projector.projector_switch(train_view.PROJECTOR_KEY, write_url=True)

@@ -1,0 +1,102 @@
+"""Train it yourself in a real Chromium: Train really trains while the curves grow, the curves drawn are the core's
+run, the page stays usable during a run, Stop stops, and axe finds nothing on the page in its states."""
+
+from __future__ import annotations
+
+import time
+
+import harness
+import pytest
+from test_a11y_browser import audited, axe, open_expanders  # noqa: F401 (axe is a fixture)
+
+from attn_core.training import PRESETS, run
+from attn_core.training.choices import coerce
+
+PATIENCE_MS = 120_000  # a shared machine under load stretches a run several times over
+
+
+def settle(page) -> None:
+    harness.wait_for_app(page, timeout_ms=PATIENCE_MS)
+    harness.assert_no_exception(page)
+
+
+def open_train(page, server, query: str) -> None:
+    page.goto(server.url + "Train_it_yourself?" + query, timeout=PATIENCE_MS)
+    settle(page)
+
+
+def button(page, name: str):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def curves(page, index: int = 0) -> dict[str, list[float]]:
+    return {trace["name"]: trace["y"] for trace in harness.plotly_data(page, index) if trace.get("y")}
+
+
+def wait_for_text(page, text: str) -> None:
+    page.get_by_text(text).first.wait_for(timeout=PATIENCE_MS)
+
+
+def test_train_grows_the_curves_live_and_ends_with_the_cores_run(server, page):
+    errors = harness.collect_page_errors(page)
+    choice = coerce("heads", heads=1, layers=1, steps=800, seed=41)[0]
+    open_train(page, server, "exp=heads&heads=1&layers=1&steps=800&seed=41")
+    assert page.get_by_text("Training takes about").count() == 1  # said before it starts
+    button(page, "Train").click()
+    page.locator('[data-testid="stProgress"]').wait_for(timeout=PATIENCE_MS)
+    assert button(page, "Stop").is_enabled()
+    seen = []
+    end = time.monotonic() + PATIENCE_MS / 1000
+    while time.monotonic() < end and not page.get_by_text("Trained live in").count():
+        if page.locator(".js-plotly-plot").count():
+            points = page.evaluate("() => document.querySelector('.js-plotly-plot')?.data?.[0]?.y?.length ?? 0")
+            seen.append(points)
+        time.sleep(0.2)
+    wait_for_text(page, "Trained live in")
+    settle(page)
+    assert len(set(seen)) >= 2 and sorted(seen) == seen, f"the live curve should grow: {seen}"
+    expected = run(choice.progress())
+    drawn = curves(page)
+    assert drawn["held-out loss"] == list(expected.curves[0].losses)
+    assert drawn["loss on the repeat"] == list(expected.curves[1].losses)
+    assert button(page, "Train").is_enabled()
+    assert errors == []
+
+
+def test_a_preset_trains_again_into_its_shipped_curves_and_stop_stops_a_run(server, page):
+    open_train(page, server, "exp=mask")
+    shipped = PRESETS["mask"].shipped()
+    assert curves(page)["training loss"] == list(shipped.masked.curves[0].losses)  # shown at once
+    button(page, "Train").click()
+    page.get_by_text("Trained ").first.wait_for(timeout=PATIENCE_MS)  # live, or earlier by another test
+    settle(page)
+    assert curves(page)["generating loss"] == list(shipped.masked.curves[2].losses)
+
+    harness.toggle(page, "Show the model trained with the causal mask").click()  # the page stays usable
+    settle(page)
+    assert curves(page)["training loss"] == list(shipped.unmasked.curves[0].losses)
+
+    open_train(page, server, "exp=dropout&steps=1500&seed=43")
+    button(page, "Train").click()
+    page.locator('[data-testid="stProgress"]').wait_for(timeout=PATIENCE_MS)
+    button(page, "Stop").click()
+    wait_for_text(page, "Stopped.")
+    settle(page)
+    assert page.get_by_text("This setting has not been trained").count() == 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_train_page_has_no_axe_violations(axe, browser, server, scheme):  # noqa: F811
+    """Each experiment's preset with its expanders open, and projector mode."""
+    with audited(browser, server, path="/Train_it_yourself", scheme=scheme) as (page, audit):
+        for experiment in ("mask", "heads", "dropout"):
+            page.goto(server.url + f"Train_it_yourself?exp={experiment}", timeout=PATIENCE_MS)
+            settle(page)
+            open_expanders(page)
+            for chart in page.locator('[data-testid="stPlotlyChart"]').all():
+                assert chart.get_attribute("role") == "figure" and chart.get_attribute("aria-label"), \
+                    "every chart needs a text summary"
+            audit.check(f"train page, {experiment}")
+        page.goto(server.url + "Train_it_yourself?exp=heads&mode=projector", timeout=PATIENCE_MS)
+        settle(page)
+        audit.check("train page, projector mode")

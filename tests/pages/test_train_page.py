@@ -1,0 +1,230 @@
+"""Page 7, Train it yourself, through AppTest: presets show their shipped runs at once, Train really trains (and
+its result is the core's own run), the URL holds the choice, bad links get a note, and the run board shares runs
+between sessions, queues them for its slot and stops a run nobody watches."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attn_core.training import PRESETS, run
+from attn_core.training.choices import coerce, preset_choice
+from attn_ui.widgets.training_runs import RunBoard
+from attn_ui.words import training_words as words
+from attn_ui.words.scenes import SCENES, TRAINING_SCENES
+from tests.apptest_helpers import APP, checked, metrics
+
+PAGE = "pages/7_Train_it_yourself.py"
+
+
+def open_page(**query: str) -> AppTest:
+    """The Lab first (the sidebar's page links need the entry file), then page 7 with these URL keys."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    checked(at.run())
+    for key, value in query.items():
+        at.query_params[key] = value
+    return checked(at.switch_page(PAGE).run())
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info])
+
+
+def url(at: AppTest) -> dict[str, str]:
+    values = {key: at.query_params[key] for key in at.query_params}
+    return {key: value if isinstance(value, str) else value[-1] for key, value in values.items()}
+
+
+def table_rows(at: AppTest, index: int = 0) -> list[dict[str, str]]:
+    frame = at.table[index].value
+    return [{str(k): str(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+@pytest.fixture(scope="module")
+def mask_page() -> AppTest:
+    return open_page()
+
+
+def test_the_mask_preset_shows_its_shipped_run_at_once(mask_page):
+    at = mask_page
+    shipped = PRESETS["mask"].shipped()
+    assert metrics(at) == words.mask_tiles(shipped.masked)
+    assert words.mask_verdict(shipped) in texts(at)
+    assert words.PRESET_SHOWN in texts(at)
+    assert url(at) == {"exp": "mask"}
+    assert at.button(key="train.go").disabled is False and at.button(key="train.stop").disabled is True
+    (chart,) = at.get("plotly_chart")
+    spec = json.loads(chart.proto.spec)
+    names = [trace["name"] for trace in spec["data"]]
+    assert names == [words.CURVE_LABELS[name] for name in ("train", "held_out", "generating")]
+
+
+def test_the_mask_switch_shows_the_unmasked_model_and_writes_the_url(mask_page):
+    at = mask_page
+    checked(at.toggle(key="train.show").set_value(False).run())
+    shipped = PRESETS["mask"].shipped()
+    assert metrics(at) == words.mask_tiles(shipped.unmasked)
+    assert url(at) == {"exp": "mask", "show": "off"}
+    assert all(sample in texts(at) for sample in [words.samples_markdown(shipped, shipped.unmasked)])
+
+
+def test_the_heads_preset_shows_scores_maps_and_ablation():
+    at = open_page(exp="heads")
+    shipped = PRESETS["heads"].shipped()
+    assert table_rows(at) == words.heads_rows(shipped)
+    assert words.heads_verdict(shipped) in texts(at)
+    charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    learned = charts[1]  # the curves, then the learned map
+    strongest = max(shipped.heads, key=lambda score: score.induction)
+    z = learned["data"][0]["z"]
+    assert z[5][:6] == [round(w, 3) for w in shipped.maps[strongest.layer - 1][strongest.head - 1][5][:6]]
+    assert all(cell is None for cell in z[0][1:])  # the future is grey (a gap in the weights layer)
+
+
+def test_the_dropout_preset_says_honestly_that_the_gap_stays():
+    at = open_page(exp="dropout")
+    shipped = PRESETS["dropout"].shipped()
+    verdict = words.dropout_verdict(shipped)
+    assert verdict in texts(at) and "does not close it" in verdict
+    assert table_rows(at) == words.dropout_rows(shipped)
+    best = min(shipped.runs, key=lambda r: r.held_out_loss)
+    assert f"{best.held_out_loss:.3f}" in verdict and f"{best.gap:.2f}" in verdict
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ({"exp": "nonsense"}, preset_choice("mask")),
+    ({"exp": "heads", "heads": "3"}, preset_choice("heads")),
+    ({"exp": "heads", "steps": "99999", "seed": "x`y"}, coerce("heads", steps=2000)[0]),
+    ({"exp": "dropout", "p": "0.7,abc"}, preset_choice("dropout")),
+    ({"exp": "dropout", "p": "0.5,0.7"}, coerce("dropout", rates=(0.5,))[0]),
+])
+def test_a_bad_link_gets_a_note_and_a_valid_state(query, expected):
+    at = open_page(**query)
+    assert at.info, "a fixed link must say what changed"
+    assert at.session_state["train.choice"] == expected
+    assert url(at) == expected.to_query()
+
+
+def test_a_custom_choice_says_how_long_it_will_take_then_trains_the_cores_own_run():
+    at = open_page(exp="heads", layers="1", steps="100", seed="7")
+    choice = coerce("heads", layers=1, steps=100, seed=7)[0]
+    assert words.NOT_RUN_YET in texts(at) and "Training takes about" in texts(at)
+    assert not at.table  # nothing to show before it has trained
+    checked(at.button(key="train.go").click().run())
+    expected = run(choice.progress())
+    assert table_rows(at) == words.heads_rows(expected)
+    assert "Trained live in" in texts(at)
+    assert url(at) == {"exp": "heads", "layers": "1", "steps": "100", "seed": "7"}
+
+
+def test_a_second_session_on_the_same_settings_costs_no_second_run():
+    first = open_page(exp="mask", steps="100", seed="11")
+    checked(first.button(key="train.go").click().run())
+    second = open_page(exp="mask", steps="100", seed="11")
+    assert words.NOT_RUN_YET not in texts(second)  # already finished on this server: shown at once
+    checked(second.button(key="train.go").click().run())
+    assert words.done_text(0.0, False) in texts(second)
+    assert metrics(second) == metrics(first)
+
+
+def test_changing_the_experiment_resets_its_switches_to_the_preset():
+    at = open_page(exp="heads", layers="1")
+    checked(at.segmented_control(key="train.exp").set_value("dropout").run())
+    assert at.session_state["train.choice"] == preset_choice("dropout")
+    assert url(at) == {"exp": "dropout"}
+
+
+def test_projector_mode_from_the_url_hides_the_explanations():
+    at = open_page(exp="mask", mode="projector")
+    assert words.INTRO not in texts(at) and at.toggle(key="train.projector").value is True
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert spec["layout"]["height"] == 380 and spec["layout"]["xaxis"]["tickfont"]["size"] >= 11
+
+
+# --- the run board ----------------------------------------------------------------------------------------------
+
+
+def wait_until(condition, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_board_shares_a_run_queues_the_next_and_stops_one_nobody_watches():
+    board = RunBoard(slots=1)
+    board.pace = {("mask", 1, 1): (0.001, 0.0), ("heads", 1, 1): (0.001, 0.0)}  # no calibration needed
+    first = coerce("heads", heads=1, layers=1, steps=300, seed=21)[0]
+    second = coerce("mask", heads=1, steps=100, seed=21)[0]
+    run_a = board.request(first, "student-1")
+    assert board.request(first, "student-2") is run_a  # the same settings: one run, two watchers
+    run_b = board.request(second, "student-3")
+    wait_until(lambda: run_a.status == "training")
+    assert run_b.status == "waiting" and board.ahead_of(run_b)[0] == 1  # one slot: the second waits its turn
+    board.release(run_a, "student-1")
+    board.release(run_a, "student-2")  # nobody watches any more: it stops at its next Progress
+    wait_until(lambda: run_a.status == "stopped")
+    assert not board.is_finished(first)  # a stopped run is never cached
+    wait_until(lambda: run_b.status == "done")
+    assert board.is_finished(second) and run_b.result == run(second.progress())
+
+
+def test_a_waiting_run_that_everyone_leaves_never_trains():
+    board = RunBoard(slots=1)
+    board.pace = {("heads", 1, 1): (0.001, 0.0)}
+    block = coerce("heads", heads=1, layers=1, steps=400, seed=31)[0]
+    left = coerce("heads", heads=1, layers=1, steps=100, seed=32)[0]
+    running = board.request(block, "a")
+    queued = board.request(left, "b")
+    board.release(queued, "b")
+    wait_until(lambda: queued.status == "stopped")
+    assert queued.started_at is None
+    board.release(running, "a")
+    wait_until(lambda: not running.active)
+
+
+def test_calibration_measures_once_a_shape_even_when_many_ask_at_once():
+    board = RunBoard()
+    choice = coerce("mask", heads=1, steps=100)[0]
+    estimates = []
+    threads = [threading.Thread(target=lambda: estimates.append(board.estimate(choice))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(estimates)) == 1 and estimates[0] > 0 and list(board.pace) == [("mask", 1, 1)]
+
+
+# --- page 1 and the scenes -------------------------------------------------------------------------------------
+
+
+def test_page_one_says_mask_on_is_what_generation_sees_and_links_the_experiment():
+    at = AppTest.from_file(APP, default_timeout=60)
+    checked(at.run())
+    checked(at.switch_page("pages/1_Peeking_and_the_causal_mask.py").run())
+    from attn_ui.words.mask_words import MASK_ON_MEANS
+
+    assert MASK_ON_MEANS.strip() in [m.value.strip() for m in at.markdown]
+    (link,) = [link for link in at.get("page_link") if link.proto.label == words.MASK_LINK_LABEL]
+    assert link.proto.page == "Train_it_yourself" and link.proto.query_string == "exp=mask"
+
+
+@pytest.mark.parametrize("scene", TRAINING_SCENES, ids=lambda s: s.training)
+def test_a_training_scene_shows_the_shipped_curves_and_their_numbers(scene):
+    number = SCENES.index(scene) + 1
+    at = AppTest.from_file(APP, default_timeout=60)
+    checked(at.run())
+    at.query_params["scene"] = str(number)
+    checked(at.switch_page("pages/9_Lecture_scenes.py").run())
+    shipped = PRESETS[scene.training].shipped()
+    assert [s.value for s in at.subheader] == [scene.title]
+    assert words.scene_numbers(shipped) in [m.value for m in at.markdown]
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    assert len(specs) == (2 if scene.training == "mask" else 1)
+    first = specs[0]["data"][0]
+    curves = shipped.runs[0].curves if scene.training == "mask" else shipped.curves
+    assert first["y"] == list(curves[0].losses)

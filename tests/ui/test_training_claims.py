@@ -1,0 +1,124 @@
+"""What the train page claims about each experiment holds in its shipped run, and the page's words follow the run:
+a sentence that would say "does not close the gap" says it only when the numbers do."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from attn_core.training import PRESETS
+from attn_core.training.choices import STEP_BOUNDS, TrainChoice, coerce, from_query, preset_choice
+from attn_ui.figures import training_charts as charts
+from attn_ui.figures.plotly_fast import figure_from_spec
+from attn_ui.words import training_words as words
+
+MASK, HEADS, DROPOUT = (PRESETS[name].shipped() for name in ("mask", "heads", "dropout"))
+
+
+def test_mask_off_reads_the_answer_and_cannot_generate():
+    off, on = MASK.unmasked, MASK.masked
+    assert off.train_loss < 0.01 and off.held_out_loss < 0.01  # near 0, even on held-out text
+    assert off.generating_loss > MASK.chance_loss  # worse than knowing nothing, once the future is gone
+    assert off.grammatical_sentences == 0 and on.grammatical_sentences == 1.0
+    for loss in (on.train_loss, on.held_out_loss, on.generating_loss):
+        assert MASK.entropy <= loss < MASK.entropy + 0.05  # all three settle just above the true entropy
+    verdict = words.mask_verdict(MASK)
+    assert "close to zero" in verdict and "above chance" in verdict and "close to the true entropy" in verdict
+
+
+def test_heads_specialise_into_induction_heads_that_matter():
+    by_head = {(s.layer, s.head): s for s in HEADS.heads}
+    assert by_head[2, 1].induction > 0.9 and by_head[2, 2].induction > 0.9
+    assert by_head[1, 1].duplicate_token > 0.9  # layer 1 finds the earlier copy of the query's own token
+    assert by_head[1, 1].silenced_repeat_loss > 0.9 * HEADS.chance_loss > 10 * HEADS.repeat_loss
+    assert "layer 1, head 1" in words.heads_verdict(HEADS)  # the head whose silencing costs the dearest
+    repeat = next(c for c in HEADS.curves if c.name == "repeat")
+    assert words._drop_step(repeat) == 800
+
+
+def test_dropout_narrows_the_held_out_loss_but_does_not_close_the_gap():
+    first, *others = DROPOUT.runs
+    assert first.p == 0 and all(run.held_out_loss < first.held_out_loss - 0.3 for run in others)
+    assert all(run.train_loss < DROPOUT.entropy for run in DROPOUT.runs)  # every model memorised
+    assert all(run.gap > 1.0 for run in DROPOUT.runs)
+    verdict = words.dropout_verdict(DROPOUT)
+    assert "narrows the gap" in verdict and "does not close it" in verdict
+    assert f"{DROPOUT.distinct_train_sentences} different" in verdict
+
+
+def test_the_dropout_sentence_follows_the_numbers_when_they_differ():
+    closed = dataclasses.replace(DROPOUT, runs=(DROPOUT.runs[0], dataclasses.replace(
+        DROPOUT.runs[1], held_out_loss=DROPOUT.runs[1].train_loss + 0.05)))
+    assert "and closes it" in words.dropout_verdict(closed)
+    worse = dataclasses.replace(DROPOUT, runs=(DROPOUT.runs[0], dataclasses.replace(
+        DROPOUT.runs[1], held_out_loss=DROPOUT.runs[0].held_out_loss + 0.2)))
+    assert "did not lower" in words.dropout_verdict(worse)
+
+
+def test_curve_summaries_name_every_point_they_quote():
+    (train,) = [c for c in MASK.unmasked.curves if c.name == "train"]
+    summary = words.curve_summary(train, "mask off")
+    assert summary.startswith("Training loss (mask off):")
+    assert f"{train.losses[0]:.4f} at step 0" in summary
+    assert f"{train.losses[-1]:.4f} at step {train.steps[-1]}" in summary
+    listed = words.curves_in_words([("", MASK.masked.curves)], words.mask_levels(MASK))
+    assert listed.count("\n- ") == len(MASK.masked.curves) + 1  # three curves and two levels, one line each
+
+
+@pytest.mark.parametrize("name", ["mask", "heads", "dropout"])
+def test_every_preset_is_its_own_choice_and_round_trips_through_the_url(name):
+    choice = preset_choice(name)
+    assert choice.is_preset and choice.config == PRESETS[name].config
+    assert from_query({k: [v] for k, v in choice.to_query().items()}) == (choice, [])
+    custom = coerce(name, seed=5, steps=STEP_BOUNDS[name][0])[0]
+    assert not custom.is_preset and from_query({k: [v] for k, v in custom.to_query().items()}) == (custom, [])
+
+
+def test_four_heads_on_the_repeats_train_fewer_steps_so_a_run_stays_short():
+    assert coerce("heads", heads=4, steps=2000) == (coerce("heads", heads=4, steps=1600)[0],
+                                                   ["Steps run from 100 to 1600 in steps of 100; using 1600."])
+    assert coerce("heads", heads=2, steps=2000) == (preset_choice("heads"), [])
+
+
+def test_fields_an_experiment_does_not_offer_keep_its_own_value():
+    assert coerce("mask", layers=2, rates=(0.5,))[0] == preset_choice("mask")
+    assert coerce("heads", rates=(0.5,))[0] == preset_choice("heads")
+    assert TrainChoice() == preset_choice("mask")
+
+
+def test_the_figures_validate_and_keep_text_at_eleven_px_or_more():
+    specs = [
+        charts.curves_spec([("", MASK.masked.curves)], words.mask_levels(MASK), 1200, title="mask on"),
+        charts.curves_spec([(words.rate_label(r.p), r.curves) for r in DROPOUT.runs], (), 800),
+        charts.dropout_bars_spec(DROPOUT),
+        charts.learned_map_spec(HEADS, 2, 1, selected_row=3),
+    ]
+    for spec in specs:
+        figure_from_spec(spec)
+        go.Figure(spec)  # validated: a misspelt property fails here
+        sizes = [int(m) for m in re.findall(r"'size': (\d+)", str(spec["layout"]))]
+        sizes += [s for trace in spec["data"] for s in np.ravel(trace.get("textfont", {}).get("size", 99))]
+        assert min(sizes) >= 11, sizes
+
+
+def test_the_learned_map_greys_exactly_the_future_and_prints_no_tiny_numbers():
+    spec = charts.learned_map_spec(HEADS, 2, 1)
+    weights = np.array([[np.nan if v is None else v for v in row] for row in spec["data"][0]["z"]])
+    future = np.triu(np.ones_like(weights, dtype=bool), 1)
+    assert np.isnan(weights[future]).all() and not np.isnan(weights[~future]).any()
+    np.testing.assert_allclose(weights[~future], np.array(HEADS.maps[1][0])[~future])
+    assert all(text == "" for text in spec["data"][2]["text"])
+
+
+def test_the_training_quiz_section_is_answered_by_the_shipped_runs():
+    from attn_ui.quiz import bank, training
+
+    assert bank.SECTION_BY_ID["training"] is training.SECTION and bank.SECTION_MODULES[-1] is training
+    questions = bank.in_section("training")
+    assert [q.id for q in questions] == [q.id for q in training.QUESTIONS] and len(questions) == 5
+    for question in questions:
+        assert question.check() == question.answer, question.id
