@@ -88,6 +88,7 @@ PGPASSWORD=$db_password "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U attn_lab -d
   -c "CREATE DATABASE attn_lab" >>"$run/postgres.log" 2>&1 \
   || fail "could not create the database; see $run/postgres.log"
 export ATTN_LAB_DATABASE_URL="postgresql+psycopg://attn_lab:$db_password@127.0.0.1:$pg_port/attn_lab"
+(umask 077 && printf '%s\n' "$ATTN_LAB_DATABASE_URL" >"$run/database_url")  # for tools run beside it, owner only
 
 # ---- the replicas
 start_app() {  # $1: replica index 0..2

@@ -58,6 +58,11 @@ class Deployment:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.proxy_port}/"
 
+    @property
+    def database_url(self) -> str:
+        """The class poll's database, as local.sh gave it to the replicas."""
+        return (self.run_dir / "database_url").read_text().strip()
+
     def output(self) -> str:
         return _read(self.run_dir / "stdout.txt") + _read(self.run_dir / "stderr.txt")
 

@@ -6,6 +6,8 @@ then replica 2 is killed (SIGKILL, as a crash or an out-of-memory kill would).
 - The killed replica's browser reconnects through the proxy by itself, lands on a live replica and gets its view
   back from the URL; its cookie now names that replica, so after a reload its CSV download works there.
 - local.sh starts the replica again; the proxy puts it back and sends fresh browsers to it.
+- A class poll round is open throughout: a phone on the killed replica and one on a survivor vote before the
+  crash, the first again after its reconnect; no vote is lost or doubled (PostgreSQL is shared by the replicas).
 
 Its own deployment: killing a replica must not disturb the other deployment tests.
 """
@@ -13,6 +15,7 @@ Its own deployment: killing a replica must not disturb the other deployment test
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -20,6 +23,7 @@ from collections.abc import Iterator
 import pytest
 
 from attn_core import Settings, compute
+from attn_poll import Poll, open_store
 from attn_ui.words import export
 from tests.browser import harness
 from tests.deploy import local_deploy
@@ -81,7 +85,36 @@ def test_killing_a_replica_mid_class_loses_no_session_and_the_proxy_follows(depl
     local_deploy.in_own_thread(scenario)
 
 
+def open_phone(browser, deployment: local_deploy.Deployment, cookie: str, code: str):
+    context = harness.new_context(browser, 390, 844)
+    context.add_cookies([{"name": local_deploy.COOKIE, "value": cookie, "url": deployment.url}])
+    phone = context.new_page()
+    phone.goto(f"{deployment.url}Class_poll?room={code}", timeout=WAIT_MS)
+    phone.locator('[data-testid="stRadioOption"]').nth(2).wait_for(timeout=WAIT_MS)
+    return context, phone
+
+
+def vote(phone, letter: str) -> None:
+    phone.locator('[data-testid="stRadioOption"]').filter(has_text=re.compile(rf"^{letter}\.")).click()
+    harness.wait_for_app(phone, timeout_ms=WAIT_MS)
+
+
+def counts_become(poll: Poll, code: str, expected: list[int], seconds: float = 8.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while (seen := list(poll.counts(code).rounds[0])) != expected and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return seen
+
+
 def run_class(browser, deployment: local_deploy.Deployment, tmp_path) -> None:
+    poll = Poll(open_store(deployment.database_url))
+    room = poll.create_room([("causal-why", 3)])
+    poll.next_question(room.code, room.host_secret)
+    phone_contexts, phones = zip(*(open_phone(browser, deployment, cookie, room.code) for cookie in (VICTIM, "a1")),
+                                 strict=True)
+    vote(phones[0], "A")
+    vote(phones[1], "C")
+    assert counts_become(poll, room.code, [1, 0, 1]) == [1, 0, 1]
     pages, contexts = {}, {}
     for cookie, settings in VIEWS.items():
         context = harness.new_context(browser, 1366, 768)
@@ -108,6 +141,12 @@ def run_class(browser, deployment: local_deploy.Deployment, tmp_path) -> None:
         harness.assert_no_exception(page)
         assert page.evaluate("window.__attnDrops") == 0, f"the session on {cookie} lost its connection"
         assert harness.metrics(page)["Masked cells"] == masked_cells(VIEWS[cookie])  # two clicks: back to the start
+
+    phones[0].locator('[data-testid="stRadioOption"] input:not(:disabled)').nth(2).wait_for(timeout=WAIT_MS)
+    vote(phones[0], "B")  # after its reconnect to a live replica: the vote changes, it is not added
+    assert counts_become(poll, room.code, [0, 1, 1]) == [0, 1, 1], "a poll vote was lost or doubled by the crash"
+    for context in phone_contexts:
+        context.close()
 
     victim = pages[VICTIM]  # reconnects by itself through the proxy, to a live replica
     victim.wait_for_function("window.__attnDrops >= 1", timeout=WAIT_MS)
