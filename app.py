@@ -7,6 +7,7 @@ from attn_ui.widgets.controls import lab_controls
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
+from attn_ui.words.scenes import SCENES
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
 apply_look()
@@ -24,6 +25,7 @@ def lab() -> None:
     row = panels.selected_row(len(result.tokens), state.url_row(len(result.tokens)))
     view = projector.view_keys(row, layout.projector)
     with layout.notes:
+        projector.back_to_scene(len(SCENES))  # only when a lecture scene opened the Lab
         panels.show_notes([*incoming.notes, *notes], layout.projector)
     with layout.tiles:
         panels.kpi_tiles(result, columns=1 if layout.projector else 3)

@@ -258,7 +258,10 @@ class ViewKey:
 VIEW_KEYS = (
     ViewKey("row", "the Lab", "the query row picked by clicking the map, from 1", "`1`..T", "none"),
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
-    ViewKey("scene", "Lecture scenes", "which scene is on screen, from 1", "`1`..the number of scenes", "`1`"),
+    ViewKey("scene", "Lecture scenes; on the Lab, the scene to go back to", "which scene is on screen, from 1",
+            "`1`..the number of scenes", "`1`"),
+    ViewKey("reveal", "Lecture scenes", "the scene's answer and board are showing, not only its question", "`0`/`1`",
+            "`0`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
     ViewKey("room", "Class poll", "the room to join", "a room's code", "none: open or join a room"),
     ViewKey("host", "Class poll", "the host's secret: this link controls the room, keep it private", "the secret",
@@ -279,6 +282,16 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
         nearest = int(min(max(number, low), high))
         return nearest, f"`{key}` runs from {low} to {high}; showing {nearest} instead of {number:g}."
     return int(number), None
+
+
+def read_flag(raw: str | None, key: str) -> tuple[bool, str | None]:
+    """A view key that is on or off (`reveal`); absent is off, anything unreadable is off with a note."""
+    if raw is None or not raw.strip():
+        return False, None
+    text = raw.strip().lower()[:40]
+    if text in _TRUE or text in _FALSE:
+        return text in _TRUE, None
+    return False, f"`{key}` is `0` or `1`; {quoted(text)} was read as `0`."
 
 
 def url_keys_markdown() -> str:

@@ -17,10 +17,10 @@ st.markdown(mask_words.PEEK_INTRO)
 st.markdown(mask_words.CHEAT_HOW)
 cheat = lessons.cheating_head(Settings().sentence, st.toggle("Causal mask", key="peek.causal"))
 left, right = st.columns([1, 1.2], gap="medium")
-left.plotly_chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=STILL)
+panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=STILL, place=left)
 with right:
     panels.metric_tiles({"Next word guessed right": f"{cheat.hit_count} of {cheat.positions}"}, columns=1)
-right.dataframe(mask_words.guess_rows(cheat), hide_index=True)
+panels.table(mask_words.guess_rows(cheat), hide_index=True, place=right)
 st.markdown(mask_words.cheat_caption(cheat))
 
 settings = Settings(causal=True, d_model=4)  # d_model 4 keeps the value vectors of the last figure readable
@@ -32,7 +32,7 @@ position = left.select_slider("Word to change", range(2, len(labels) + 1), value
 swap = left.segmented_control("New word", lessons.REPLACEMENTS, default="leap", key="peek.swap", required=True)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
-right.plotly_chart(mask_charts.later_change_table(change), key="peek.change", config=STILL)
+panels.chart(mask_charts.later_change_table(change), key="peek.change", config=STILL, place=right)
 
 quiz_view.inline_question("pad-zero-trap")
 st.markdown(mask_words.ROUTES_HOW)
@@ -42,12 +42,12 @@ row = left.select_slider("Query row", range(len(labels)), value=2, key="peek.row
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
 left.markdown(mask_words.worked_example_text(lessons.worked_example()))
-right.plotly_chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL)
+panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL, place=right)
 
 st.markdown(mask_words.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
-left.plotly_chart(mask_charts.row_times_values(terms), key="peek.values", config=STILL)
+panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=STILL, place=left)
 right.markdown(mask_words.values_caption(terms))
 right.markdown(mask_words.PEEK_FAILURES)
 try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"))

@@ -13,7 +13,6 @@ Session state used here (besides poll_service's and join's keys):
     poll.joined        the room this session has joined as a student
     poll.pick.<id>     the question checkboxes of "Open a room"
     poll.vote.<q>.<r>  a student's radio for question q, round r (set back from the database on every poll)
-    poll.projector     the host page's projector switch
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ NOTE_KEY = "poll.note"
 JOINED_KEY = "poll.joined"
 PICK_PREFIX = "poll.pick."
 VOTE_PREFIX = "poll.vote."
-PROJECTOR_KEY = "poll.projector"
+
 BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
@@ -57,6 +56,7 @@ def frame() -> None:
     look.apply_look()
     look.apply_poll_look()
     sidebar_nav()
+    projector.page_mode()  # the app-wide switch and its CSS, on every face of the poll
     st.title("Class poll")
 
 
@@ -242,7 +242,6 @@ def host_tools(code: str, secret: str) -> None:
             st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
                         "before you project, so the back row cannot read it from the address bar.")
             st.code(_host_link(code, secret), language=None, wrap_lines=True)
-        projector.projector_switch(PROJECTOR_KEY, write_url=True)
 
 
 def join_panel(link: join.JoinLink, big: bool, joined: int, large: bool = False) -> None:
@@ -310,9 +309,8 @@ def board(code: str, version: int) -> None:
 
 
 def host_face(code: str, secret: str, problem: str = "") -> None:
-    big = projector.projector_on(False, key=PROJECTOR_KEY)
+    big = projector.is_on()  # frame() decided it and drew the switch
     if big:
-        look.apply_projector_look()
         look.apply_poll_projector_look()
     show_problem(problem)
     show_note()
