@@ -20,7 +20,7 @@ from attn_ui.widgets import panels, projector
 from attn_ui.words import mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, Scene
 
-STILL = {"displayModeBar": False}
+STILL = MappingProxyType({"displayModeBar": False})  # a figure, not a tool: no toolbar
 
 
 def _row(scene: Scene) -> int | None:
@@ -36,18 +36,18 @@ def _map(scene: Scene, result: Result) -> None:
 def _cheat(scene: Scene, result: Result) -> None:
     head = mask_lessons.cheating_head(scene.settings.sentence, scene.settings.causal)
     style = layout.SCENE_PROJECTOR if projector.is_on() else layout.LESSON
-    panels.chart(attention_map(head, style=style), key="scene.cheat", config=STILL)
+    panels.chart(attention_map(head, style=style), key="scene.cheat", config=dict(STILL))
 
 
 def _later_word(scene: Scene, result: Result) -> None:
     position, new_word = LATER_WORD
     change = mask_lessons.change_later_word(scene.settings, position, new_word)
-    panels.chart(mask_charts.later_change_table(change), key="scene.later", config=STILL)
+    panels.chart(mask_charts.later_change_table(change), key="scene.later", config=dict(STILL))
 
 
 def _routes(scene: Scene, result: Result) -> None:
     rows = mask_lessons.route_rows(scene.settings, _row(scene))
-    panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=STILL)
+    panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=dict(STILL))
 
 
 def _trap(scene: Scene, result: Result) -> None:
@@ -57,25 +57,25 @@ def _trap(scene: Scene, result: Result) -> None:
 
 def _rolls(scene: Scene, result: Result) -> None:
     panels.chart(mask_charts.row_sum_rolls(mask_lessons.dropout_rolls(scene.settings)), key="scene.rolls",
-                 config=STILL)
+                 config=dict(STILL))
 
 
 def _concat(scene: Scene, result: Result) -> None:
-    panels.chart(head_charts.concat_figure(result), key="scene.concat", config=STILL)
+    panels.chart(head_charts.concat_figure(result), key="scene.concat", config=dict(STILL))
 
 
 def _mixing(scene: Scene, result: Result) -> None:
-    panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=STILL)
+    panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=dict(STILL))
 
 
 def _memory(scene: Scene, result: Result) -> None:
     batch, heads, length = MEMORY
-    panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=STILL)
+    panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=dict(STILL))
 
 
 def _values(scene: Scene, result: Result) -> None:
     terms = mask_lessons.row_times_values(result, _row(scene))
-    panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=STILL)
+    panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=dict(STILL))
 
 
 # kind -> its drawing; read-only
