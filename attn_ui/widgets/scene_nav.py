@@ -7,7 +7,9 @@ the URL (`scene`, `reveal`), so a slide can link to either step.
 Clickers send Page Up / Page Down, some send the arrows, and a keyboard has Space. Streamlit 1.67 gives a button
 one shortcut, so the visible Back and Next carry Page Up and Page Down, and a row of visually hidden buttons (not
 display:none, which would drop their shortcuts; tests/browser/test_scene_keys_browser.py checks in Chromium)
-carries the other keys. A keyboard user who tabs onto one sees it appear (look.py).
+carries the other keys
+(named Forward and Previous, so that Next and Back stay unique names). A keyboard user who tabs onto one sees
+it appear (look.py).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ def scene_nav(number: int, count: int, revealed: bool = True) -> None:
     look.apply_scene_keys_look()
     with st.container(key="scenes-keys", horizontal=True):
         for key in NEXT_KEYS:
-            st.button(f"Next ({key})", key=f"scenes.next.{key.lower()}", shortcut=key, disabled=forward_to is None,
+            st.button(f"Forward ({key})", key=f"scenes.next.{key.lower()}", shortcut=key, disabled=forward_to is None,
                       on_click=_show, args=forward_to or (number, revealed))
         for key in BACK_KEYS:
-            st.button(f"Back ({key})", key=f"scenes.back.{key.lower()}", shortcut=key, disabled=back_to is None,
+            st.button(f"Previous ({key})", key=f"scenes.back.{key.lower()}", shortcut=key, disabled=back_to is None,
                       on_click=_show, args=back_to or (number, revealed))

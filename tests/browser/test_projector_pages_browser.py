@@ -13,7 +13,8 @@ CHART_PX = 18
 
 # Every visible text of the main area, by the font size its element computes: body text outside charts (the
 # shortcut badges and icon ligatures left out: a badge is a hint on a button, an icon is drawn, not read), and
-# every text of every Plotly chart. Also whether anything scrolls sideways.
+# every text of every Plotly chart (a formula's hidden MathML copy, read by screen readers, left out too).
+# Also whether anything scrolls sideways.
 MEASURE = """
 () => {
   const main = document.querySelector('[data-testid="stMain"]');
@@ -30,8 +31,8 @@ MEASURE = """
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const element = node.parentElement;
-    if (!node.textContent.trim() || !element || element.closest(".js-plotly-plot, kbd, [data-testid='stIconMaterial']"))
-      continue;
+    const skip = ".js-plotly-plot, kbd, style, [data-testid='stIconMaterial'], .katex-mathml";
+    if (!node.textContent.trim() || !element || element.closest(skip)) continue;
     if (!shown(element) || getComputedStyle(element).fontFamily.includes("Material")) continue;
     body.push([node.textContent.trim().slice(0, 40), parseFloat(getComputedStyle(element).fontSize)]);
   }

@@ -43,8 +43,11 @@ def test_hidden_key_buttons_take_no_room_and_the_count_reads_large(server, new_p
     page = new_page(1280, 720)
     page.goto(server.url + "Lecture_scenes?scene=2&reveal=1&mode=projector", timeout=WAIT_MS)
     harness.wait_for_app(page, timeout_ms=WAIT_MS, initial_wait_ms=0)
-    box = page.locator(".st-key-scenes-keys").bounding_box()
-    assert box["width"] <= 1 and box["height"] <= 1
+    keys = page.locator(".st-key-scenes-keys")
+    box = keys.bounding_box()
+    assert keys.evaluate("e => getComputedStyle(e).position") == "absolute"  # out of the flow: takes no room
+    assert box["height"] <= 1, box  # and clipped to nothing on screen
+    assert keys.evaluate("e => getComputedStyle(e).clipPath") == "inset(50%)"
     where = page.get_by_text(f"Scene 2 of {len(SCENES)}", exact=True)
     assert float(where.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 22
 
