@@ -117,7 +117,7 @@ def legend(result: Result) -> None:
     if result.settings.dropout_active:
         lines.append("“drop” = zeroed by dropout")
     if projector.is_on():  # a caption is hidden there; the hall reads the legend at body size, in short words
-        marks = ["**colour** weight: dark 0 → yellow 1", "**future** causal mask", "**PAD** padding"]
+        marks = ["**colour** weight 0 → 1", "**future** mask", "**PAD** padding"]
         st.markdown(" · ".join([*marks, *(["**drop** dropout"] if result.settings.dropout_active else [])]))
         return
     st.caption(" · ".join(lines))
