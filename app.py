@@ -8,6 +8,7 @@ from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import back_to_lesson
+from attn_ui.words.scenes import SCENES
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
 apply_look()
@@ -23,7 +24,9 @@ def lab() -> None:
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
-    view = projector.view_keys(row, layout.projector)
+    with layout.notes:
+        scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab
+    view = {**projector.view_keys(row, layout.projector), "scene": scene}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:

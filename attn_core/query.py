@@ -259,7 +259,10 @@ class ViewKey:
 VIEW_KEYS = (
     ViewKey("row", "the Lab", "the query row picked by clicking the map, from 1", "`1`..T", "none"),
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
-    ViewKey("scene", "Lecture scenes", "which scene is on screen, from 1", "`1`..the number of scenes", "`1`"),
+    ViewKey("scene", "Lecture scenes; on the Lab, the scene to go back to", "which scene is on screen, from 1",
+            "`1`..the number of scenes", "`1`"),
+    ViewKey("reveal", "Lecture scenes", "the scene's answer and board are showing, not only its question", "`0`/`1`",
+            "`0`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
     ViewKey("exp", "Train it yourself", "which experiment runs; on that page `heads`, `p` (up to three rates, "
             "comma-separated) and `seed` set the model trained", "`mask`, `heads`, `dropout`", "`mask`"),
@@ -287,7 +290,7 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
     return int(number), None
 
 
-LAB_VIEW_KEYS = frozenset({"row", "mode"})  # the view keys the Lab reads
+LAB_VIEW_KEYS = frozenset({"row", "mode", "scene"})  # the view keys the Lab reads (scene: the one that opened it)
 
 
 def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:
@@ -304,6 +307,16 @@ def lab_view_notes(params: Mapping[str, Any]) -> list[str]:
     """A note for every key of a Lab link that the Lab does not use (it is dropped from the address)."""
     unknown = [key for key in params if key not in QUERY_KEYS and key not in LAB_VIEW_KEYS]
     return [f"The Lab has no setting {quoted(key[:40])}; it was left out of the address." for key in unknown[:6]]
+
+
+def read_flag(raw: str | None, key: str) -> tuple[bool, str | None]:
+    """A view key that is on or off (`reveal`); absent is off, anything unreadable is off with a note."""
+    if raw is None or not raw.strip():
+        return False, None
+    text = raw.strip().lower()[:40]
+    if text in _TRUE or text in _FALSE:
+        return text in _TRUE, None
+    return False, f"`{key}` is `0` or `1`; {quoted(text)} was read as `0`."
 
 
 def url_keys_markdown() -> str:

@@ -17,10 +17,10 @@ st.markdown(mask_words.PEEK_INTRO)
 st.markdown(mask_words.CHEAT_HOW)
 cheat = lessons.cheating_head(Settings().sentence, controls.causal_toggle("peek"))
 left, right = st.columns([1, 1.2], gap="medium")
-left.plotly_chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=STILL)
+panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=STILL, place=left)
 with right:
     panels.metric_tiles({"Next word guessed right": f"{cheat.hit_count} of {cheat.positions}"}, columns=1)
-right.dataframe(mask_words.guess_rows(cheat), hide_index=True)
+panels.table(mask_words.guess_rows(cheat), hide_index=True, place=right)
 st.markdown(mask_words.cheat_caption(cheat))
 st.markdown(mask_words.MASK_ON_MEANS)
 st.page_link("pages/7_Train_it_yourself.py", label=training_words.MASK_LINK_LABEL, icon=":material/model_training:",
@@ -35,7 +35,7 @@ position = left.select_slider("Word to change", range(2, len(labels) + 1), value
 swap = left.segmented_control("New word", lessons.REPLACEMENTS, default="leap", key="peek.swap", required=True)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
-right.plotly_chart(mask_charts.later_change_table(change), key="peek.change", config=STILL)
+panels.chart(mask_charts.later_change_table(change), key="peek.change", config=STILL, place=right)
 
 quiz_view.inline_question("pad-zero-trap")
 st.markdown(mask_words.ROUTES_HOW)
@@ -44,14 +44,14 @@ row = left.select_slider("Query row", range(len(labels)), value=2, key="peek.row
                          format_func=lambda r: f"{r + 1}: {labels[r]}")
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
-right.plotly_chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL)
+panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL, place=right)
 with predict.answer_fold("pad-zero-trap", "The question's example, worked out"):
     st.markdown(mask_words.worked_example_text(lessons.worked_example()))
 
 st.markdown(mask_words.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
-left.plotly_chart(mask_charts.row_times_values(terms), key="peek.values", config=STILL)
+panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=STILL, place=left)
 right.markdown(mask_words.values_caption(terms))
 right.markdown(mask_words.PEEK_FAILURES)
 try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"))

@@ -26,10 +26,10 @@ panels.show_notes(notes)
 left.markdown(mask_words.mask_counts_caption(result))
 left.markdown(mask_words.PAD_ROWS)
 left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))
-right.plotly_chart(attention_map(result, style=layout.LESSON), key="pad.map", config=STILL)
+panels.chart(attention_map(result, style=layout.LESSON), key="pad.map", config=STILL, place=right)
 tables = zip(st.columns(3), mask_charts.mask_tables(result), ("causal", "padding", "both"), strict=True)
 for column, figure, name in tables:
-    column.plotly_chart(figure, key=f"pad.table_{name}", config=STILL)
+    panels.chart(figure, key=f"pad.table_{name}", config=STILL, place=column)
 
 st.markdown(mask_words.BATCH_HOW)
 left, right = st.columns(2, gap="medium")
@@ -38,7 +38,7 @@ batch = lessons.two_sentence_batch(settings.sentence, short, causal)
 left.markdown(mask_words.batch_caption(batch))
 right.code(mask_words.batch_code(batch), language="python")
 for number, (column, figure) in enumerate(zip(st.columns(2), mask_charts.batch_masks(batch), strict=True)):
-    column.plotly_chart(figure, key=f"pad.batch_{number + 1}", config=STILL)
+    panels.chart(figure, key=f"pad.batch_{number + 1}", config=STILL, place=column)
 
 st.markdown(mask_words.EMPTY_ROW_HOW)
 empty = result.empty_rows[0] if result.empty_rows else None

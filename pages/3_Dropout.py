@@ -25,14 +25,14 @@ with left:
     panels.metric_tiles(mask_words.dropout_tiles(result, lessons.different_maps(settings)), columns=2,
                         helps=mask_words.DROPOUT_TILE_HELP)
 left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
-right.plotly_chart(attention_map(result, style=layout.LESSON), key="drop.map", config=STILL)
+panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=STILL, place=right)
 st.markdown(mask_words.INFERENCE_HOW)
 
 quiz_view.inline_question("dropout-rescale")
 with predict.answer_fold("dropout-rescale", "Why the rescale matters: row sums over many re-rolls"):
     st.markdown(mask_words.ROLLS_HOW)
     rolls = lessons.dropout_rolls(settings)
-    st.plotly_chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
+    panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
     st.markdown(mask_words.rolls_caption(rolls))
 st.markdown(mask_words.DROP_FAILURES)
 try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False))

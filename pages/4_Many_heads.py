@@ -22,22 +22,22 @@ st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {resul
 head_maps = hf.small_multiples(result)
 for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in order
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
-        column.plotly_chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"))
+        panels.chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"), place=column)
 
 st.subheader("Where each head's output goes")
 st.markdown(head_words.concat_sentence(result))
-st.plotly_chart(hf.concat_figure(result), config=download_config("concat"))
+panels.chart(hf.concat_figure(result), config=download_config("concat"))
 worked = state.cached_compute(lessons.WORKED)
 st.markdown(head_words.worked_sentence(worked))
-st.dataframe(lessons.concat_table(worked), hide_index=True)
+panels.table(lessons.concat_table(worked), hide_index=True)
 
 st.subheader("What W_o does")
 st.markdown(head_words.w_o_sentence(result))
-st.plotly_chart(hf.mixing_figure(result), config=download_config("w_o-mixing"))
+panels.chart(hf.mixing_figure(result), config=download_config("w_o-mixing"))
 
 st.subheader("Same price as one wide head")
 panels.metric_tiles(head_words.cost_metrics(result), columns=4)
-st.dataframe(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), hide_index=True)
+panels.table(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), hide_index=True)
 st.markdown(head_words.cost_sentence(result))
 
 st.subheader("When h does not divide d_model")

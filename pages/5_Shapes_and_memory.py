@@ -18,7 +18,7 @@ st.markdown("Real code never loops over heads. It projects once to the full widt
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
 batch = st.slider("Batch size B (sentences processed together)", 1, 64, 8, key="shapes.batch")
-st.dataframe(lessons.shape_table(result, batch), hide_index=True)
+panels.table(lessons.shape_table(result, batch), hide_index=True)
 st.caption(head_words.here_sentence(result))
 
 st.subheader("The quadratic wall")
@@ -32,7 +32,7 @@ metrics = head_words.memory_metrics(batch, lessons.GPT2.heads, length)
 panels.metric_tiles(metrics, columns=4)
 with predict.answer_fold("shapes-double-context", "The memory against T"):
     st.markdown("T appears twice, so twice the context means four times the memory.")
-    st.plotly_chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
+    panels.chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
     st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: "
                "the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the "
                "bill but not the slope. 1 MB = 1,000,000 bytes.")

@@ -35,8 +35,9 @@ st.markdown(head_words.row_heading(row))
 panels.metric_tiles(head_words.row_metrics(row), columns=5)
 for step in head_words.row_steps(row):
     st.markdown(f"**{step.title}** · {step.note}")
-    st.dataframe(step.columns, hide_index=True, column_config={"key": st.column_config.TextColumn(pinned=True), **{
-        name: st.column_config.NumberColumn(format=f"%.{head_words.DIGITS}f") for name in step.numbers}})
+    panels.table(step.columns, hide_index=True, digits=head_words.DIGITS, column_config={
+        "key": st.column_config.TextColumn(pinned=True), **{
+            name: st.column_config.NumberColumn(format=f"%.{head_words.DIGITS}f") for name in step.numbers}})
 
 st.subheader("Checklist for the whole set")
 st.markdown("""

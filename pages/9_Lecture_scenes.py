@@ -1,41 +1,42 @@
-"""Lecture scenes: the Lab in a fixed order of states, a sentence or two each, stepped with Back and Next.
+"""Lecture scenes: a 50-minute lecture as a sequence of questions, each answered on the board when the lecturer
+presses Next.
 
-The scenes are data (attn_ui/words/scenes.py); this page only shows one. `?scene=3` opens scene 3 directly, and
-`&mode=projector` opens it large enough for a lecture hall.
+The scenes are data (attn_ui/words/scenes.py) and the board draws each scene's kind (attn_ui/widgets/scene_board.py);
+this page only wires them. `?scene=3` opens scene 3 at its question, `&reveal=1` with its answer showing, and
+`&mode=projector` large enough for a lecture hall.
 """
 
 import streamlit as st
 
-from attn_ui.widgets import look, panels, projector, scene_nav, state, train_view
+from attn_core.query import read_flag
+from attn_ui.widgets import panels, projector, scene_board, scene_nav, state, train_view
 from attn_ui.widgets.page import lab_button, lesson_page
-from attn_ui.words.scenes import SCENES, scene_number
+from attn_ui.words.scenes import SCENES, scene_number, scene_words
 
-PROJECTOR_KEY = "scenes.projector"
-lesson_page("Lecture scenes", "The causal mask, heads, dropout and padding, one Lab state at a time", 10)
-big = projector.projector_on(False, key=PROJECTOR_KEY)
-if big:
-    look.apply_projector_look()
+lesson_page("Lecture scenes", "The two lessons as questions for the room, one step at a time", 50)
+big = projector.is_on()
 number, note = scene_number(projector.url_value("scene"))
+revealed, reveal_note = read_flag(projector.url_value("reveal"), "reveal")
 scene = SCENES[number - 1]
+words = scene_words(scene)
 result = state.cached_compute(scene.settings)
-row = panels.selected_row(len(result.tokens), None if scene.row is None else scene.row - 1)
 
-panels.show_notes([note], big)
-scene_nav.scene_nav(number, len(SCENES))
+panels.show_notes([note, reveal_note], big)
+scene_nav.scene_nav(number, len(SCENES), revealed)
 story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):
-    st.subheader(scene.title, anchor=False)
-    st.markdown(scene.narration)
-    if scene.training:
-        train_view.scene_story(scene.training)
+    st.subheader(words.title, anchor=False)
+    st.markdown(words.question)
+    if revealed:
+        st.markdown(words.answer)
+        if scene.training:
+            train_view.scene_story(scene.training)
+        elif scene.kind == "map" and not big:  # projected, the answer says it and the map needs the room
+            panels.kpi_tiles(result, columns=2, score_tensor=False)
     else:
-        panels.kpi_tiles(result, columns=2, score_tensor=False)
-    view = projector.view_keys(row, big)
+        st.caption("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer.")
+    view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number)}
     lab_button(scene.settings, "Open in the Lab", **view)
-    projector.projector_switch(PROJECTOR_KEY, write_url=True)
 with board.container(key="scene-panel"):
-    if scene.training:
-        train_view.scene_board(scene.training, big)
-    else:
-        panels.attention_panel(result, row, style=projector.map_style(big, scene=True))
-        panels.legend(result)
+    if revealed:
+        scene_board.draw(scene, result)

@@ -33,10 +33,10 @@ class MapStyle:
 
 # numbers in every cell; a colour bar costs a phone a third of the width
 LAB = MapStyle(show_scale=False, label_room=(62, 57))
-# numbers in cells, no bar
-PROJECTOR = MapStyle(height=690, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 58))
+# numbers in cells, no bar; 510 px leaves room under it for a two-line row sentence and the legend at 1280x720
+PROJECTOR = MapStyle(height=510, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 58))
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
-SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=640)  # leaves room for Back / Next above
+SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=510)  # leaves room for Back / Next above, legend below
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
@@ -66,6 +66,78 @@ def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:
     margins = margin if isinstance(margin, dict) else {"l": margin, "r": margin, "t": margin, "b": margin}
     return {"height": height, "margin": margins, "dragmode": False, "plot_bgcolor": "rgba(0,0,0,0)",
             "paper_bgcolor": "rgba(0,0,0,0)", **extra}
+
+
+PROJECTOR_MIN_FONT = 18  # px: the smallest chart text the back row of a hall can read at 1280x720
+PLOTLY_DEFAULT_FONT = 12  # px: what Plotly draws when a figure names no size
+
+
+def with_min_fonts(spec: dict, minimum: int = PROJECTOR_MIN_FONT) -> dict:
+    """A copy of a figure dict whose every font is at least `minimum` px (projector mode, for any lesson chart).
+
+    Every `size` inside a font dict (`font`, `tickfont`, `textfont`, `title.font`, ...) is raised; the layout's
+    own font, which every unsized text inherits, is raised too. Marker sizes are left alone: they are not text.
+    """
+    raised = _raise_fonts(spec, minimum, inside_font=False)
+    layout = dict(raised.get("layout") or {})
+    layout["font"] = _at_least(layout.get("font"), minimum)
+    # Streamlit's chart theme gives axes and legends their own small sizes unless the figure names one
+    for key in [k for k in layout if k.rstrip("0123456789") in ("xaxis", "yaxis")]:
+        axis = dict(layout[key])
+        axis["tickfont"] = _at_least(axis.get("tickfont"), minimum)
+        title = axis.get("title")
+        if isinstance(title, dict):
+            axis["title"] = {**title, "font": _at_least(title.get("font"), minimum)}
+        layout[key] = axis
+    if isinstance(layout.get("legend"), dict):
+        layout["legend"] = {**layout["legend"], "font": _at_least(layout["legend"].get("font"), minimum)}
+    # larger text needs a larger chart: grow it and its margins as much as its smallest text grew (at most 2x)
+    growth = min(minimum / min(_font_sizes(spec) or [minimum]), 2.0)
+    if growth > 1 and isinstance(layout.get("height"), int | float):
+        layout["height"] = round(layout["height"] * growth)
+        if isinstance(layout.get("margin"), dict):
+            layout["margin"] = {side: round(px * growth) if isinstance(px, int | float) else px
+                                for side, px in layout["margin"].items()}
+    return {**raised, "layout": layout}
+
+
+def _font_sizes(value, inside_font: bool = False) -> list[float]:
+    """Every explicit font size in a figure dict (the layout's own font counts as Plotly's default when unset)."""
+    if isinstance(value, dict):
+        found = []
+        for key, inner in value.items():
+            if key == "template":
+                continue  # the theme's sizes are not the chart's
+            if inside_font and key == "size" and isinstance(inner, int | float) and not isinstance(inner, bool):
+                found.append(float(inner))
+            else:
+                found += _font_sizes(inner, inside_font=key.endswith("font"))
+        return found
+    if isinstance(value, list | tuple):
+        return [size for inner in value for size in _font_sizes(inner)]
+    return []
+
+
+def _at_least(font: dict | None, minimum: int) -> dict:
+    font = dict(font or {})
+    font["size"] = max(font.get("size") or PLOTLY_DEFAULT_FONT, minimum)
+    return font
+
+
+def _raise_fonts(value, minimum: int, inside_font: bool):
+    if isinstance(value, dict):
+        out = {}
+        for key, inner in value.items():
+            if inside_font and key == "size" and isinstance(inner, int | float) and not isinstance(inner, bool):
+                out[key] = max(inner, minimum)
+            elif inside_font and key == "size" and isinstance(inner, list | tuple):
+                out[key] = [max(size, minimum) for size in inner]
+            else:
+                out[key] = _raise_fonts(inner, minimum, inside_font=key.endswith("font"))
+        return out
+    if isinstance(value, list | tuple):
+        return [_raise_fonts(inner, minimum, inside_font=False) for inner in value]
+    return value
 
 
 def heatmap_cells(grid: np.ndarray) -> list[list]:

@@ -136,7 +136,8 @@ def attention_map_spec(
             "type": "heatmap", "name": "weights", "z": heatmap_cells(shown), "x": positions, "y": positions,
             "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "hoverinfo": "skip", "hoverongaps": False,
             "showscale": style.show_scale, "xgap": 2, "ygap": 2,
-            "colorbar": {"title": {"text": "weight"}, "thickness": 14, "len": 0.9, "tickvals": [0, 0.5, 1]},
+            "colorbar": {"title": {"text": "weight", "font": {"size": style.axis_font}}, "thickness": 14, "len": 0.9,
+                         "tickvals": [0, 0.5, 1], "tickfont": {"size": style.axis_font}},
         },
         {
             "type": "heatmap", "name": "blocked", "z": heatmap_cells(kind), "x": positions, "y": positions,

@@ -111,48 +111,65 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 
 PANELS = ":is(.st-key-lab-panel, .st-key-scene-panel)"  # the map's column, in the Lab and on a scene
 
+LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel))"  # the big-map pages; lessons keep more
+MAIN = '[data-testid="stMain"]'
+BODY = "1.4rem"  # 22.4 px: the smallest text projector mode leaves in the main area
+
 # (selector, what it is): hidden while projector mode is on
 PROJECTOR_HIDDEN = (
     ('[data-testid="stElementContainer"]:has(.attn-projector)', "the marker that carries this CSS"),
     ('[data-testid="stHeader"]', "Streamlit's header bar"),
     ('[data-testid="stSidebar"]', "the sidebar"),
     ('[data-testid="stExpandSidebarButton"]', "the sidebar's open button"),
-    ('[data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1)', "the page title"),
-    ('[data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] [data-testid="stCaptionContainer"])',
-     "captions"),
-    ('[data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"])', "expanders (More, the map as a table)"),
+    (f'{LAB_OR_SCENE} [data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1)',
+     "the page title of the Lab and the scenes (a lesson keeps its own)"),
+    (f'{LAB_OR_SCENE} [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
+     '[data-testid="stCaptionContainer"])', "captions of the Lab and the scenes"),
+    (f'{LAB_OR_SCENE} [data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"])',
+     "expanders of the Lab (More, the map as a table)"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-share)', "the share row (CSV, link)"),
-    (".st-key-lab-pad", "the PAD chips"),
-    (f'{PANELS} > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"])',
-     "the row explanation and legend under the map"),
+    (f'{PANELS} > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
+     '[data-testid="stCaptionContainer"])', "the hint under the map (the legend is drawn as a row of chips)"),
     (f'{PANELS} > [data-testid="stElementContainer"]:has([data-testid="stAlert"])', "notes under the map"),
-    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-dropout-row)', "Training and Re-roll"),
-    (".st-key-lab-dropout-row", "Training and Re-roll"),
 )
 
 # (selector, CSS property, value): what projector mode enlarges, to read from the back of a hall at 1280x720
 PROJECTOR_SIZES = (
-    ('[data-testid="stWidgetLabel"] p', "font-size", "1.3rem"),
-    ('[data-testid="stCheckbox"] label p', "font-size", "1.3rem"),
+    # body text of every page: paragraphs, lists, tables, code, alerts, captions, at 22 px or more
+    (f'{MAIN} [data-testid="stMarkdownContainer"] :is(p, li)', "font-size", BODY),
+    (f'{MAIN} [data-testid="stMarkdownContainer"] :is(p, li)', "line-height", "1.4"),
+    (f'{MAIN} [data-testid="stMarkdownContainer"] :is(p, li) code', "font-size", BODY),
+    (f'{MAIN} [data-testid="stCaptionContainer"] :is(p, li)', "font-size", BODY),
+    # a formula's exponents are drawn at 0.7 of its size: 1.45em keeps e^{0.34} above 22 px
+    (f'{MAIN} [data-testid="stMarkdownContainer"] .katex', "font-size", "1.45em"),
+    (f'{MAIN} [data-testid="stTable"] :is(td, th)', "font-size", BODY),
+    (f'{MAIN} [data-testid="stCode"] code', "font-size", BODY),
+    (f'{MAIN} [data-testid="stHeading"] h1', "font-size", "2.4rem"),
+    ('[data-testid="stWidgetLabel"] p', "font-size", BODY),
+    ('[data-testid="stCheckbox"] label p', "font-size", BODY),
     ('[data-testid="stCheckbox"] label p', "font-weight", "600"),
+    (f'{MAIN} [data-testid="stButton"] button p', "font-size", BODY),
+    (f'{MAIN} [data-testid="stPageLink"] p', "font-size", BODY),
+    (f'{MAIN} [data-testid="stRadio"] label p', "font-size", BODY),
+    (f'{MAIN} input', "font-size", BODY),
+    (f'{MAIN} kbd', "font-size", "1.1rem"),
     ('[data-testid="stButtonGroup"] button', "min-height", "2.6rem"),
     # the head counts keep their compact width (CSS above), so six of them fit the controls column
     ('[data-testid="stButtonGroup"] button:not(:is(.st-key-lab-heads, .st-key-lab-view) button)', "min-width",
      "2.6rem"),
-    ('[data-testid="stButtonGroup"] button p', "font-size", "1.3rem"),
-    ('[data-testid="stSliderThumbValue"]', "font-size", "1.1rem"),
-    ('[data-testid="stSliderTickBar"]', "font-size", "1.1rem"),
-    ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", "1.45rem"),
-    ('.st-key-scene-story [data-testid="stMarkdown"] p', "line-height", "1.4"),
+    ('[data-testid="stButtonGroup"] button p', "font-size", BODY),
+    ('[data-testid="stSliderThumbValue"]', "font-size", BODY),
+    ('[data-testid="stSliderTickBar"]', "font-size", BODY),
+    ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "padding-top", "0"),
     # Train it yourself: the words beside the curves (the verdict, the generated samples)
     ('.st-key-train-story [data-testid="stMarkdown"] :is(p, li)', "font-size", "1.3rem"),
     ('.st-key-train-story [data-testid="stMarkdown"] :is(p, li)', "line-height", "1.35"),
+    (".st-key-scene-where p", "font-size", BODY),  # "Scene n of N"
     (":is(.st-key-scenes-back, .st-key-scenes-next) button", "min-height", "3rem"),
-    (":is(.st-key-scenes-back, .st-key-scenes-next) button p", "font-size", "1.3rem"),
     ('[class*="st-key-kpis-"] [data-testid="stMetric"] > div', "padding", "0.25rem 0.7rem 0.3rem"),
-    ('[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p', "font-size", "1.2rem"),
+    ('[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p', "font-size", BODY),
     ('[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p', "font-weight", "600"),
     ('[class*="st-key-kpis-"] [data-testid="stMetricValue"]', "font-size", "2.3rem"),
     ('[class*="st-key-kpis-"] [data-testid="stMetricValue"]', "font-weight", "700"),
@@ -160,6 +177,13 @@ PROJECTOR_SIZES = (
     # :not(#attn-none) only raises the rule's weight above the padding for a closed sidebar in CSS above
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "padding", "0.6rem 1rem 0.4rem"),
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "max-width", "100%"),
+    # the page switch floats in the bottom right corner: the sidebar that holds it otherwise is hidden, and the
+    # top right holds a scene's Next
+    (".st-key-page-mode", "position", "fixed"),
+    (".st-key-page-mode", "bottom", "0.2rem"),
+    (".st-key-page-mode", "right", "1rem"),
+    (".st-key-page-mode", "width", "auto"),
+    (".st-key-page-mode", "z-index", "1000"),
     # high contrast: the map's words in the theme's text colour, not Plotly's grey
     (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
     (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
@@ -221,6 +245,23 @@ def apply_look() -> None:
 
 def apply_projector_look() -> None:
     st.html(PROJECTOR_CSS)
+
+
+# --- the lecture scenes' extra key buttons -------------------------------------------------------------------
+
+# Visually hidden, not display:none: a button that is not rendered loses its keyboard shortcut. A keyboard user who
+# tabs onto one sees the row appear, like a skip link.
+SCENE_KEYS_CSS = """
+<style>
+.st-key-scenes-keys:not(:focus-within) { position: absolute !important; width: 1px !important; height: 1px !important;
+  overflow: hidden !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
+.st-key-scenes-keys { gap: 0.5rem !important; }
+</style>
+"""
+
+
+def apply_scene_keys_look() -> None:
+    st.html(SCENE_KEYS_CSS)
 
 
 # --- the class poll ------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from attn_core import Settings
+from attn_ui.widgets import projector
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import ROOT, listed_pages, sidebar_nav
@@ -19,6 +20,7 @@ def lesson_page(title: str, question: str, minutes: int) -> None:
     st.set_page_config(page_title=f"{title} · Attention Lab", page_icon=":material/school:", layout="wide")
     apply_look()
     sidebar_nav()
+    projector.page_mode()  # one switch for the whole app: its CSS on every page, its switch in the sidebar
     st.title(title)
     st.caption(f"{question} · about {minutes} minutes")
     join_switch()  # only once this browser has opened a class poll room: its join code, for any page

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+import pandas as pd
 import streamlit as st
 
 from attn_core import Result
 from attn_ui.figures import maps
-from attn_ui.figures.layout import LAB, MapStyle, download_config
+from attn_ui.figures.layout import LAB, MapStyle, download_config, with_min_fonts
 from attn_ui.figures.plotly_fast import ReadyFigure
+from attn_ui.widgets import projector
 from attn_ui.widgets.access import weights_table_expander
 from attn_ui.words.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
 from attn_ui.words.export import map_file_name
@@ -49,6 +51,32 @@ def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, st
             st.metric(label, value, help=(helps or {}).get(label), border=True)
 
 
+def chart(figure, key: str | None = None, config: dict | None = None, place=st, **options) -> None:
+    """Every lesson chart goes through here: in projector mode its text is raised to 18 px or more first.
+
+    `place` is where to draw it (a column; Streamlit's main area by default). The figure's own sizes are kept
+    outside projector mode, so a phone still gets the compact chart.
+    """
+    if projector.is_on():
+        spec = figure.to_dict() if hasattr(figure, "to_dict") else figure
+        figure = ReadyFigure(with_min_fonts(spec))
+    place.plotly_chart(figure, key=key, config=config or {}, **options)
+
+
+def table(data, place=st, digits: int | None = None, **dataframe_options) -> None:
+    """Every lesson table goes through here. st.dataframe draws on a canvas that CSS cannot enlarge, so projector
+    mode shows an st.table (HTML, sized by look.py) instead, its numbers rounded to `digits` when given."""
+    if not projector.is_on():
+        place.dataframe(data, **dataframe_options)
+        return
+    hide_index = dataframe_options.get("hide_index")
+    if digits is not None:
+        frame = pd.DataFrame(data)
+        numeric = frame.select_dtypes("number").columns
+        data = frame.style.format({name: f"{{:.{digits}f}}" for name in numeric})
+    place.table(data, hide_index=hide_index)
+
+
 def empty_rows_notice(result: Result) -> None:
     warning = empty_row_warning(result)
     if warning:
@@ -66,15 +94,17 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
     return fallback if fallback is not None and 0 <= fallback < length else None
 
 
-def attention_panel(result: Result, row: int | None, style: MapStyle = LAB) -> None:
-    """The map of the head in view, clickable by row, with a line on the selected row and a legend."""
+def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True) -> None:
+    """The map of the head in view, clickable by row, with a line on the selected row and, unless `sentence` is
+    False (a projected scene, whose answer already says it), the sentence that explains that row."""
     spec = maps.attention_map_spec(result, selected_row=row, style=style)
     st.plotly_chart(
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
         config=download_config(map_file_name(result.settings)), alt=map_summary(result),
     )
     if row is not None:
-        st.markdown(row_sentence(result, row))
+        if sentence:
+            st.markdown(row_sentence(result, row))
     else:
         st.caption("Click a cell to explain its row.")
     weights_table_expander(result)
@@ -86,4 +116,8 @@ def legend(result: Result) -> None:
              "dark grey “PAD” = blocked by padding"]
     if result.settings.dropout_active:
         lines.append("“drop” = zeroed by dropout")
+    if projector.is_on():  # a caption is hidden there; the hall reads the legend at body size, in short words
+        marks = ["**colour** weight 0 → 1", "**future** mask", "**PAD** padding"]
+        st.markdown(" · ".join([*marks, *(["**drop** dropout"] if result.settings.dropout_active else [])]))
+        return
     st.caption(" · ".join(lines))

@@ -14,7 +14,6 @@ Session state used here (besides poll_service's and join's keys):
     poll.pick.<id>     the question checkboxes of "Open a room"
     poll.vote.<q>.<r>  a student's radio for question q, round r (seeded from the database once; the user owns it)
     poll.db.poll.vote.<q>.<r>  the vote the database held in the last phone run (a refused vote returns to it)
-    poll.projector     the host page's projector switch
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ JOINED_KEY = "poll.joined"
 PICK_PREFIX = "poll.pick."
 VOTE_PREFIX = "poll.vote."
 SHOWN_VOTE_PREFIX = "poll.db."  # + the radio's key: the vote the database held in the last phone run
-PROJECTOR_KEY = "poll.projector"
 BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
@@ -59,6 +57,7 @@ def frame() -> None:
     look.apply_look()
     look.apply_poll_look()
     sidebar_nav()
+    projector.page_mode()  # the app-wide switch and its CSS, on every face of the poll
     st.title("Class poll")
 
 
@@ -244,7 +243,6 @@ def host_tools(code: str, secret: str) -> None:
             st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
                         "before you project, so the back row cannot read it from the address bar.")
             st.code(_host_link(code, secret), language=None, wrap_lines=True)
-        projector.projector_switch(PROJECTOR_KEY, write_url=True)
 
 
 def join_panel(link: join.JoinLink, big: bool, joined: int, large: bool = False) -> None:
@@ -312,9 +310,8 @@ def board(code: str, version: int) -> None:
 
 
 def host_face(code: str, secret: str, problem: str = "") -> None:
-    big = projector.projector_on(False, key=PROJECTOR_KEY)
+    big = projector.is_on()  # frame() decided it and drew the switch
     if big:
-        look.apply_projector_look()
         look.apply_poll_projector_look()
     show_problem(problem)
     show_note()

@@ -29,24 +29,77 @@ def url_mode() -> str:
     return (url_value("mode") or "").strip().lower()
 
 
-def projector_on(from_link: bool, key: str = SWITCH_KEY) -> bool:
-    """Is projector mode on? A new link (or a first visit) takes it from the URL, later runs from the switch."""
-    if from_link or key not in st.session_state:
-        st.session_state[key] = url_mode() == PROJECTOR
-    return bool(st.session_state[key])
+MODE_KEY = "app.projector"  # our own key: widget values are dropped on a page that does not draw the widget
+PAGE_SWITCH_KEY = "page.projector"  # the switch of every page without one of its own
 
 
-def projector_switch(key: str = SWITCH_KEY, write_url: bool = False) -> None:
-    """The switch; `write_url` puts the mode in the URL itself (the Lab does that in state.remember)."""
-    st.toggle("Projector mode", key=key, help="Large map and tiles for a lecture hall; hides the explanations.",
-              on_change=_write_mode if write_url else None, args=(key,) if write_url else None)
+def projector_on(from_link: bool = False, key: str = SWITCH_KEY) -> bool:
+    """Is projector mode on? One answer for the whole app: a `mode` in the URL wins (a link), else the session.
+
+    `from_link` is kept for the callers' sake: a link is now recognised by its `mode` key alone, since moving to
+    another page drops the URL's keys and must not switch the mode off. The switch `key` is set to the answer
+    before it is drawn, so every page's switch shows the same state. On, the URL gets `mode=projector` written
+    back, so the address bar reproduces the view on every page.
+    """
+    mode = url_mode()
+    if mode:
+        st.session_state[MODE_KEY] = mode == PROJECTOR
+    on = bool(st.session_state.get(MODE_KEY, False))
+    st.session_state[key] = on
+    if on and mode != PROJECTOR:
+        st.query_params["mode"] = PROJECTOR
+    return on
+
+
+def is_on() -> bool:
+    """Projector mode as this run decided it (projector_on runs first on every page); no side effects."""
+    return bool(st.session_state.get(MODE_KEY, False))
+
+
+def projector_switch(key: str = SWITCH_KEY, write_url: bool = True) -> None:
+    """The switch. Every switch writes the app-wide mode and the URL at once (`write_url` is kept for callers)."""
+    st.toggle("Projector mode", key=key, help="Large text, maps and tiles for a lecture hall; hides the explanations.",
+              on_change=_write_mode, args=(key,))
 
 
 def _write_mode(key: str) -> None:
+    st.session_state[MODE_KEY] = bool(st.session_state[key])
     if st.session_state[key]:
         st.query_params["mode"] = PROJECTOR
     elif "mode" in st.query_params:
         del st.query_params["mode"]
+
+
+def page_mode() -> bool:
+    """Projector mode for a lesson page, Check yourself and the other pages: its CSS, and a switch.
+
+    The switch sits in the sidebar; in projector mode the sidebar is hidden, so it floats in a corner
+    instead (look.py), in the bottom right corner, where it takes no room from the page.
+    """
+    on = projector_on(key=PAGE_SWITCH_KEY)
+    if on:
+        look.apply_projector_look()
+        with st.container(key="page-mode"):
+            projector_switch(PAGE_SWITCH_KEY)
+    else:
+        with st.sidebar:
+            projector_switch(PAGE_SWITCH_KEY)
+    return on
+
+
+SCENES_PAGE = "pages/9_Lecture_scenes.py"
+
+
+def back_to_scene(raw: str | None, count: int) -> str:
+    """"Back to scene n" when the Lab was opened from a lecture scene (its link carries `scene=n`), so the
+    lecturer returns to the sequence, its answer showing, without the browser's Back. Returns the scene number
+    kept in the Lab's address ('' for none)."""
+    raw = (raw or "").strip()
+    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= count):
+        return ""
+    query = {"scene": raw, "reveal": "1", **({"mode": PROJECTOR} if is_on() else {})}
+    st.page_link(SCENES_PAGE, label=f"Back to scene {int(raw)}", icon=":material/slideshow:", query_params=query)
+    return raw
 
 
 def view_keys(row: int | None, projector: bool) -> dict[str, str]:

@@ -1,20 +1,59 @@
-"""Back, where we are, Next: stepping through the lecture scenes."""
+"""Back, where we are, Next: stepping through the lecture scenes like slide builds.
+
+A scene first asks its question; Next (or a key) reveals the board and the answer, and the next press moves on.
+Back undoes one step: it hides the answer, or goes to the previous scene with its answer showing. Both live in
+the URL (`scene`, `reveal`), so a slide can link to either step.
+
+Clickers send Page Up / Page Down, some send the arrows, and a keyboard has Space. Streamlit 1.67 gives a button
+one shortcut, so the visible Back and Next carry Page Up and Page Down, and a row of visually hidden buttons (not
+display:none, which would drop their shortcuts; tests/browser/test_scene_keys_browser.py checks in Chromium)
+carries the other keys
+(named Forward and Previous, so that Next and Back stay unique names). A keyboard user who tabs onto one sees
+it appear (look.py).
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from attn_ui.widgets import look
 
-def _go_to_scene(number: int) -> None:
+NEXT_KEYS = ("Right", "Down", "Space")  # besides PageDown on the visible Next
+BACK_KEYS = ("Left", "Up")  # besides PageUp on the visible Back
+
+
+def _show(number: int, revealed: bool) -> None:
     st.query_params["scene"] = str(number)
+    if revealed:
+        st.query_params["reveal"] = "1"
+    elif "reveal" in st.query_params:
+        del st.query_params["reveal"]
 
 
-def scene_nav(number: int, count: int) -> None:
-    """Back, where we are, Next. A presenter's clicker sends Page Up / Page Down, so those keys work too."""
+def steps(number: int, count: int, revealed: bool) -> tuple[tuple[int, bool] | None, tuple[int, bool] | None]:
+    """Where Back and Next lead from (scene, revealed): None at either end of the lecture."""
+    forward = (number, True) if not revealed else ((number + 1, False) if number < count else None)
+    back = (number, False) if revealed else ((number - 1, True) if number > 1 else None)
+    return back, forward
+
+
+def scene_nav(number: int, count: int, revealed: bool = True) -> None:
+    """Back, "Scene n of N", Next; then the hidden buttons that give Next and Back their other keys."""
+    back_to, forward_to = steps(number, count, revealed)
     back, where, forward = st.columns([1, 1.2, 1], vertical_alignment="center", gap="small")
     back.button("Back", icon=":material/arrow_back:", key="scenes.back", width="stretch", shortcut="PageUp",
-                disabled=number <= 1, on_click=_go_to_scene, args=(number - 1,))
-    where.markdown(f"**Scene {number} of {count}**", text_alignment="center")
+                disabled=back_to is None, on_click=_show, args=back_to or (number, revealed))
+    with where.container(key="scene-where"):
+        st.markdown(f"**Scene {number} of {count}**", text_alignment="center")
     forward.button("Next", icon=":material/arrow_forward:", icon_position="right", key="scenes.next",
-                   width="stretch", shortcut="PageDown", type="primary", disabled=number >= count,
-                   on_click=_go_to_scene, args=(number + 1,))
+                   width="stretch", shortcut="PageDown", type="primary", disabled=forward_to is None,
+                   on_click=_show, args=forward_to or (number, revealed),
+                   help="Shows the answer, then moves to the next scene")
+    look.apply_scene_keys_look()
+    with st.container(key="scenes-keys", horizontal=True):
+        for key in NEXT_KEYS:
+            st.button(f"Forward ({key})", key=f"scenes.next.{key.lower()}", shortcut=key, disabled=forward_to is None,
+                      on_click=_show, args=forward_to or (number, revealed))
+        for key in BACK_KEYS:
+            st.button(f"Previous ({key})", key=f"scenes.back.{key.lower()}", shortcut=key, disabled=back_to is None,
+                      on_click=_show, args=back_to or (number, revealed))

@@ -16,9 +16,12 @@ pytestmark = pytest.mark.browser
 
 # Projector states that between them show every element the tables speak of: a selected row, an empty row's
 # warning, dropout's Training row, four heads, captions; a lecture scene with Back / Next; and a narrow window,
-# where Streamlit collapses the sidebar and shows its open button. (path, width, height)
+# where Streamlit collapses the sidebar and shows its open button; lesson pages with code, tables, captions,
+# radios and a floating page switch. (path, width, height)
 VISITS = (("/?causal=1&pad=1&heads=4&p=0.2&row=3&mode=projector", 1280, 720),
-          ("/Lecture_scenes?scene=9&mode=projector", 1280, 720), ("/?mode=projector", 390, 844))
+          ("/Lecture_scenes?scene=14&reveal=1&mode=projector", 1280, 720), ("/?mode=projector", 390, 844),
+          ("/Padding_mask?mode=projector", 1280, 720), ("/Many_heads?mode=projector", 1280, 720),
+          ("/Check_yourself?mode=projector", 1280, 720), ("/Peeking_and_the_causal_mask?mode=projector", 1280, 720))
 
 READ = """
 ([hidden, sizes]) => {

@@ -11,10 +11,10 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core import Settings, compute, settings_from_query
 from attn_ui.figures import layout as styles
-from attn_ui.widgets import share
+from attn_ui.widgets import projector, share
 from attn_ui.words import export
 from attn_ui.words.explain import kpi_values
-from attn_ui.words.scenes import SCENES
+from attn_ui.words.scenes import SCENES, scene_words
 from tests.apptest_helpers import APP, open_section, run_lab
 from tests.apptest_helpers import checked as ok
 
@@ -136,59 +136,98 @@ def open_scenes(**query: str) -> AppTest:
     return ok(at.switch_page(SCENES_PAGE).run())
 
 
-def shows_scene(at: AppTest, number: int) -> None:
+def shows_scene(at: AppTest, number: int, revealed: bool = True) -> None:
+    """The scene's question always; its answer, tiles and map only once revealed."""
     scene = SCENES[number - 1]
-    assert [s.value for s in at.subheader] == [scene.title]
-    assert scene.narration in [m.value for m in at.markdown]
+    words = scene_words(scene)
+    shown = [m.value for m in at.markdown]
+    assert [s.value for s in at.subheader] == [words.title]
+    assert words.question in shown and (words.answer in shown) is revealed
     assert any(m.value == f"**Scene {number} of {len(SCENES)}**" for m in at.markdown)
-    assert {m.label: m.value for m in at.metric} == kpi_values(compute(scene.settings), score_tensor=False)
-    shapes = layout(at).get("shapes", [])
-    assert [shape["y0"] + 0.5 for shape in shapes] == ([] if scene.row is None else [scene.row - 1])
+    if not revealed:
+        assert at.metric.len == 0 and not at.get("plotly_chart")
+        return
+    if scene.kind == "map":
+        assert {m.label: m.value for m in at.metric} == kpi_values(compute(scene.settings), score_tensor=False)
+        shapes = layout(at).get("shapes", [])
+        assert [shape["y0"] + 0.5 for shape in shapes] == ([] if scene.row is None else [scene.row - 1])
+    else:
+        assert at.get("plotly_chart"), scene.kind  # one lesson figure
 
 
-@pytest.mark.parametrize("number", [1, 3, 9, 12])
-def test_a_scene_link_opens_that_scene(number):
-    shows_scene(open_scenes(scene=str(number)), number)
+@pytest.mark.parametrize("number", range(1, len(SCENES) + 1))
+def test_every_scene_asks_first_then_shows_its_board(number):
+    shows_scene(open_scenes(scene=str(number)), number, revealed=False)
+    shows_scene(open_scenes(scene=str(number), reveal="1"), number)
 
 
-def test_next_and_back_step_through_the_scenes_and_write_the_number_to_the_url():
+def test_next_reveals_then_advances_and_back_undoes_one_step():
     at = open_scenes(scene="3")
     ok(at.button(key="scenes.next").click().run())
-    assert url(at)["scene"] == "4"
-    shows_scene(at, 4)
+    assert url(at)["scene"] == "3" and url(at)["reveal"] == "1"
+    shows_scene(at, 3)
+    ok(at.button(key="scenes.next").click().run())
+    assert url(at)["scene"] == "4" and "reveal" not in url(at)
+    shows_scene(at, 4, revealed=False)
+    ok(at.button(key="scenes.back").click().run())
+    assert url(at) == {"scene": "3", "reveal": "1"}
     ok(at.button(key="scenes.back").click().run())
     ok(at.button(key="scenes.back").click().run())
-    assert url(at)["scene"] == "2"
+    assert url(at) == {"scene": "2", "reveal": "1"}
     shows_scene(at, 2)
 
 
-def test_first_and_last_scene_disable_the_way_out():
+def test_the_hidden_key_buttons_step_like_next_and_back():
+    at = open_scenes(scene="5")
+    ok(at.button(key="scenes.next.space").click().run())
+    assert url(at)["reveal"] == "1"
+    ok(at.button(key="scenes.next.right").click().run())
+    assert url(at)["scene"] == "6"
+    ok(at.button(key="scenes.back.left").click().run())
+    assert url(at) == {"scene": "5", "reveal": "1"}
+
+
+def test_first_and_last_steps_disable_the_way_out():
     first = open_scenes()
     assert first.button(key="scenes.back").disabled and not first.button(key="scenes.next").disabled
-    last = open_scenes(scene=str(len(SCENES)))
+    last = open_scenes(scene=str(len(SCENES)), reveal="1")
     assert last.button(key="scenes.next").disabled and not last.button(key="scenes.back").disabled
 
 
-def test_a_bad_scene_number_shows_scene_one_and_says_why():
+def test_a_scene_number_out_of_range_shows_the_nearest_scene_and_says_why():
     at = open_scenes(scene="99")
-    shows_scene(at, 1)
-    assert "no scene `99`" in at.info[0].value
+    shows_scene(at, len(SCENES), revealed=False)
+    assert f"showing {len(SCENES)} instead of 99" in at.info[0].value
+    low = open_scenes(scene="0")
+    shows_scene(low, 1, revealed=False)
+    word = open_scenes(scene="three")
+    shows_scene(word, 1, revealed=False)
+    assert "Showing scene 1" in word.info[0].value
 
 
-def test_open_in_the_lab_carries_the_scene_settings_and_row():
-    at = open_scenes(scene="11")
+def test_open_in_the_lab_carries_the_scene_settings_row_and_number_and_the_lab_links_back():
+    at = open_scenes(scene="12", reveal="1")
     (link,) = [element for element in at.get("page_link") if element.proto.label == "Open in the Lab"]
     query = parse_qs(link.proto.query_string)
-    scene = SCENES[10]
-    assert query.pop("row") == [str(scene.row)]
+    scene = SCENES[11]
+    assert query.pop("row") == [str(scene.row)] and query.pop("scene") == ["12"]
     assert settings_from_query(query) == (scene.settings, [])
+
+    lab = AppTest.from_file(APP, default_timeout=30)
+    for key, values in parse_qs(link.proto.query_string).items():
+        lab.query_params[key] = values[-1]
+    ok(lab.run())
+    (back,) = [element for element in lab.get("page_link") if element.proto.label == "Back to scene 12"]
+    assert parse_qs(back.proto.query_string) == {"scene": ["12"], "reveal": ["1"]}
+    plain = ok(AppTest.from_file(APP, default_timeout=30).run())
+    assert not [e for e in plain.get("page_link") if e.proto.label.startswith("Back to scene")]
 
 
 def test_scenes_page_projector_switch_writes_mode_and_enlarges_the_map():
-    at = open_scenes(scene="2")
+    at = open_scenes(scene="4", reveal="1")
     assert layout(at)["height"] == styles.LAB.height and not projector_css_shown(at)
-    ok(at.toggle(key="scenes.projector").set_value(True).run())
-    assert url(at)["mode"] == "projector" and url(at)["scene"] == "2"
+    ok(at.toggle(key=projector.PAGE_SWITCH_KEY).set_value(True).run())
+    assert url(at)["mode"] == "projector" and url(at)["scene"] == "4"
     assert layout(at)["height"] == styles.SCENE_PROJECTOR.height and projector_css_shown(at)
     (link,) = [element for element in at.get("page_link") if element.proto.label == "Open in the Lab"]
     assert parse_qs(link.proto.query_string)["mode"] == ["projector"]

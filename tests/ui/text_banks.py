@@ -58,6 +58,7 @@ def sources() -> dict[str, str]:
         banks[f"quiz-section:{section.id}"] = section.blurb
     for number, scene in enumerate(scenes.SCENES, 1):
         banks[f"scene:{number}:title"] = scene.title
+        banks[f"scene:{number}:question"] = scene.question
         banks[f"scene:{number}:narration"] = scene.narration
     for label, help_text in explain.KPI_HELP.items():
         banks[f"tile-help:{label}"] = help_text

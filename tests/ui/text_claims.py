@@ -165,37 +165,28 @@ def _quiz_links() -> bool:
     return linked > len(bank.QUESTIONS) / 2
 
 
-def _scene(number: int) -> Callable[[], bool]:
-    from attn_ui.words.scenes import SCENES
+def _quadratic_wall() -> bool:
+    """The memory scene: GPT-2's sizes, doubling the context, and T twice in the score tensor's shape."""
+    from attn_ui.words.scenes import MEMORY
 
-    def check() -> bool:
-        result = compute(SCENES[number - 1].settings)
-        weights = result.weights[result.view_index]
-        plain = compute(Settings()).weights[0]
-        facts = {
-            1: (weights[1, 2:] > 0).all() and result.masked_cells == 0 and result.sees_future,
-            2: result.masked_cells == 15 and abs(weights[1, :2].sum() - 1) < 1e-12 and (weights[1, 2:] == 0).all(),
-            3: weights[0, 0] == 1.0,
-            4: np.allclose(weights[5], plain[5]),
-            5: result.d_head == 3 and result.settings.d_model == 12 and result.masked_cells == 15,
-            6: not np.allclose(weights, compute(SCENES[4].settings).weights[0]),
-            7: result.settings.view == 3 and result.settings.heads == 4,
-            8: result.settings.view == 4 and result.context.shape[1] == 12 and result.d_head == 3,
-            9: result.dropped_cells == 7 and int((~result.blocked[0]).sum()) == 21
-            and kpi_values(result)["Row sums"] == "0.00 to 2.00" and _dropout_scale(),
-            10: result.row_sums[0].max() <= 1 + 1e-12
-            and np.array_equal(result.dropped, compute(SCENES[8].settings).dropped),
-            11: result.padding_cells == 12 and result.masked_cells == 18 and (weights[5, :4] > 0).all(),
-            12: result.empty_row_numbers == (1,) and not weights[0].any(),
-        }
-        return bool(facts[number])
-
-    return check
+    batch, heads_count, length = MEMORY
+    size = heads.BYTES_PER_NUMBER["float32"]
+    at_t = heads.score_tensor_bytes(batch, heads_count, length, size)
+    at_2t = heads.score_tensor_bytes(batch, heads_count, 2 * length, size)
+    scores = compute(Settings(heads=2)).weights_before_dropout  # (h, T, T): T twice, as in (B, h, T, T)
+    return bool(heads.GPT2.name.startswith("GPT-2") and at_2t == 4 * at_t and scores.shape[-1] == scores.shape[-2])
 
 
 def _quiz(question_id: str) -> Callable[[], bool]:
     question = bank.BY_ID[question_id]
     return lambda: question.check is not None and bool(question.check() == question.answer)
+
+
+def _mask_models_share_a_language() -> bool:
+    from attn_core.training.presets import PRESETS
+
+    runs = PRESETS["mask"].shipped().runs  # one experiment, one data set: the two models differ only in the mask
+    return [run.causal for run in runs] == [False, True]
 
 
 CHECKS: dict[str, Callable[[], bool]] = {
@@ -211,12 +202,16 @@ CHECKS: dict[str, Callable[[], bool]] = {
     "quiz-links": _quiz_links,
     "code-causal-mask": _code_causal_mask,
     "code-masked-head": _code_masked_head,
-    **{f"scene:{n}": _scene(n) for n in range(1, 13)},
+    "quadratic-wall": _quadratic_wall,
+    "training-mask-scene": _mask_models_share_a_language,
     **{f"quiz:{q.id}": _quiz(q.id) for q in bank.QUESTIONS if q.check is not None},
 }  # a question whose text a fact check backs is still answered by its own check in test_questions_bank.py
 
 # source -> (its numbers and comparison words in order, the check that recomputes them)
 REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
+    'scene:24:question': (('2', 'double'), 'quadratic-wall'),
+    'scene:24:narration': (('twice',), 'quadratic-wall'),
+    'scene:26:question': (('same',), 'training-mask-scene'),
     'quiz:causal-why:prompt': (('1',), 'quiz:causal-why'),
     'quiz:causal-why:explanation': (('every', 'exactly'), 'quiz:causal-why'),
     'quiz:causal-shape:prompt': (('6',), 'quiz:causal-shape'),
@@ -379,24 +374,6 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'quiz:code-masked-head:why1': (('every', 'less than', '1'), 'code-masked-head'),
     'quiz:code-masked-head:why4': (('0', '1', 'every', '0', '0'), 'code-masked-head'),
     'quiz:code-order:explanation': (('1',), 'lesson-definitions'),
-    'scene:1:title': (('every',), 'scene:1'),
-    'scene:1:narration': (('2', '0'), 'scene:1'),
-    'scene:2:narration': (('every', '15', '5', '4', '3', '2', '1', '0', '2', '1'), 'scene:2'),
-    'scene:3:narration': (('1.00',), 'scene:3'),
-    'scene:4:narration': (('same', '1'), 'scene:4'),
-    'scene:5:title': (('1',), 'scene:5'),
-    'scene:5:narration': (('12', '3', '1', 'same', '15'), 'scene:5'),
-    'scene:6:title': (('2',), 'scene:6'),
-    'scene:6:narration': (('same', 'same', '2', '1'), 'scene:6'),
-    'scene:7:title': (('3',), 'scene:7'),
-    'scene:7:narration': (('3', 'same'), 'scene:7'),
-    'scene:8:title': (('4',), 'scene:8'),
-    'scene:8:narration': (('3', '12'), 'scene:8'),
-    'scene:9:title': (('0.5',), 'scene:9'),
-    'scene:9:narration': (('0.5', '7', '21', '0', 'doubled', '1', '1', '0.5', '0.00', '2.00', '1'), 'scene:9'),
-    'scene:10:narration': (('same', 'doubled', '1', 'at most'), 'scene:10'),
-    'scene:11:narration': (('every', '12', '18', '6', 'never'), 'scene:11'),
-    'scene:12:narration': (('0',), 'scene:12'),
     'tile-help:Sees future?': (('0',), 'tile-help'),
     'tile-help:Dropped cells': (('0',), 'tile-help'),
     'tile-help:Row sums': (('smallest', 'largest'), 'tile-help'),
