@@ -86,17 +86,22 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 /* The Lab on a phone: the map is pinned under the header and the controls scroll beneath it, so every tap on a
    control shows its effect. The two columns and their containers are dissolved (display: contents) so the map
    can stick over the whole page, not only over its own column; the notes follow the "More" controls that
-   cause them. */
+   cause them. Not in projector mode, which lays the Lab out for a hall. */
 @media (max-width: 640px) {
-  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) {
+  .stApp:not(:has(.attn-projector))
+      [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) {
     flex-direction: column !important; flex-wrap: nowrap !important; }
-  :is([data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) > [data-testid="stColumn"],
+  .stApp:not(:has(.attn-projector)) :is(
+      [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) > [data-testid="stColumn"],
       .st-key-lab-panel, .st-key-lab-top) { display: contents !important; }
-  :is([data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) > [data-testid="stColumn"],
+  .stApp:not(:has(.attn-projector)) :is(
+      [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-lab-panel) > [data-testid="stColumn"],
       .st-key-lab-top, .st-key-lab-panel) > :is([data-testid="stVerticalBlock"], [data-testid="stLayoutWrapper"]):not(
       [class*="st-key-kpis"], [class*="-dropout-row"]),
-  [data-testid="stLayoutWrapper"]:has(> :is(.st-key-lab-panel, .st-key-lab-top)) { display: contents !important; }
-  .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
+  .stApp:not(:has(.attn-projector)) [data-testid="stLayoutWrapper"]:has(> :is(.st-key-lab-panel, .st-key-lab-top)) {
+    display: contents !important; }
+  .stApp:not(:has(.attn-projector))
+      .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
     order: -1; position: sticky; top: 3.75rem; z-index: 5; background: #fff; background: light-dark(#fff, #0e1117); }
 }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
@@ -163,9 +168,6 @@ PROJECTOR_SIZES = (
     ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "padding-top", "0"),
-    # Train it yourself: the words beside the curves (the verdict, the generated samples)
-    ('.st-key-train-story [data-testid="stMarkdown"] :is(p, li)', "font-size", "1.3rem"),
-    ('.st-key-train-story [data-testid="stMarkdown"] :is(p, li)', "line-height", "1.35"),
     (".st-key-scene-where p", "font-size", BODY),  # "Scene n of N"
     (":is(.st-key-scenes-back, .st-key-scenes-next) button", "min-height", "3rem"),
     ('[class*="st-key-kpis-"] [data-testid="stMetric"] > div', "padding", "0.25rem 0.7rem 0.3rem"),

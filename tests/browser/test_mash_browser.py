@@ -76,8 +76,23 @@ def centre(locator) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+CONTROLS = {"toggle": '[data-testid="stCheckbox"]', "heads": '[role="radiogroup"][aria-label="Heads"]',
+            "pad": '[role="toolbar"][aria-label="Tap a word to make it PAD"]',
+            "slider": '[role="group"][aria-label="Dropout p"]'}
+
+
+def bring_into_view(page, kind: str) -> None:
+    """Scroll the control to the bottom of the screen, as a person would: on a phone the map is pinned at the top,
+    so a control under it is not where a finger can reach it."""
+    control = (page.get_by_role("button", name="Re-roll", exact=True) if kind == "reroll"
+               else page.locator(CONTROLS.get(kind, CONTROLS["slider"])).first)
+    control.evaluate("e => e.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(100)
+
+
 def targets(page, kind: str) -> list[tuple[str, float, float]]:
     """(what the click means, x, y) for each place a click of this kind may land."""
+    bring_into_view(page, kind)
     if kind == "toggle":
         return [("flip", *centre(harness.toggle(page, "Causal mask")))]
     if kind == "heads":

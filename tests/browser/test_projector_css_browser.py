@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 VISITS = (("/?causal=1&pad=1&heads=4&p=0.2&row=3&mode=projector", 1280, 720),
           ("/Lecture_scenes?scene=14&reveal=1&mode=projector", 1280, 720), ("/?mode=projector", 390, 844),
           ("/Padding_mask?mode=projector", 1280, 720), ("/Many_heads?mode=projector", 1280, 720),
-          ("/Check_yourself?mode=projector", 1280, 720), ("/Peeking_and_the_causal_mask?mode=projector", 1280, 720))
+          ("/Check_yourself?mode=projector", 1280, 720), ("/Peeking_and_the_causal_mask?mode=projector", 1280, 720),
+          ("/Train_it_yourself?mode=projector", 1280, 720))
 
 READ = """
 ([hidden, sizes]) => {
