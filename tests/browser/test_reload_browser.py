@@ -41,6 +41,11 @@ def choose(page, group: str, option: str) -> None:
     settle(page)
 
 
+def pad_chip(page, word: str) -> None:
+    page.get_by_label("Tap a word to make it PAD").get_by_role("button", name=word, exact=True).click()
+    settle(page)
+
+
 def click_toggle(page, label: str) -> None:
     harness.toggle(page, label).first.click()
     settle(page)
@@ -76,12 +81,12 @@ def reload(page) -> None:
 
 def padding_change(page):
     click_toggle(page, "Causal mask")
-    choose(page, "Tap a word to make it PAD", "journey")
+    pad_chip(page, "journey")
 
 
 def dropout_change(page):
     nudge_slider(page, "Dropout p", 2)
-    page.get_by_role("button", name="Re-roll").click()
+    page.get_by_role("button", name="Re-roll", exact=True).click()
     settle(page)
     click_toggle(page, "Rescale survivors by 1 / (1 − p)")
 
@@ -173,8 +178,8 @@ def test_check_yourself_refuses_a_forged_answers_key_and_an_unknown_section_with
 
 @pytest.mark.parametrize(("path", "steps"), [
     ("Padding_mask", [lambda p: click_toggle(p, "Causal mask"),
-                      lambda p: choose(p, "Tap a word to make it PAD", "journey"),
-                      lambda p: choose(p, "Tap a word to make it PAD", "step")]),
+                      lambda p: pad_chip(p, "journey"),
+                      lambda p: pad_chip(p, "step")]),
     ("Many_heads", [lambda p: choose(p, "Number of heads h", "2"),
                     lambda p: click_toggle(p, "Causal mask"),
                     lambda p: choose(p, "Number of heads h", "3")]),

@@ -285,7 +285,7 @@ def test_by_hand_every_word_and_head_with_dropout_that_drops(route):
     for head in range(2):
         for query in range(6):
             at.segmented_control(key="hand.word").set_value(query)
-            at.segmented_control(key="hand.head").set_value(head)
+            at.segmented_control(key="hand.view").set_value(head + 1)
             rerun(at)
             check_row(at, lab.replace(view=head + 1), query, head)
             seen_drop |= "dropped" in list(frames(at)["3"]["kept?"])
