@@ -264,6 +264,9 @@ VIEW_KEYS = (
     ViewKey("answers", "Check yourself", "the answers given, one item a question separated by `.`: the first answer "
             "(the one scored), then `~` and the current one if it differs; a choice is a letter, an order its letters",
             "e.g. `b.a~c..dcab`", "none"),
+    ViewKey("change", "Peeking", "the later word that is changed, from 1", "`2`..T", "`4`"),
+    ViewKey("swap", "Peeking", "the word put in its place", "one of the page's words", "`leap`"),
+    ViewKey("query", "Peeking", "the query row of the masking routes, from 1", "`1`..T", "`3`"),
     ViewKey("try", "Many heads", "the head count tried against d_model", "`1`..`24`", "`5`"),
     ViewKey("batch", "Shapes and memory", "the batch size B", "`1`..`64`", "`8`"),
     ViewKey("ctx", "Shapes and memory", "the context length T of the memory tiles", "a length on the slider",
@@ -318,6 +321,16 @@ def read_word(raw: str | None, length: int) -> tuple[int | None, str | None]:
     """A `word` position (1-based in the URL) as a 0-based index, or None with a note (One row by hand)."""
     row, note = read_row(raw, length)
     return row, note.replace("`row`", "`word`") if note else None
+
+
+def read_text_choice(raw: str | None, key: str, options: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """One of `options`, spelled exactly; anything else None, with a note."""
+    if raw is None:
+        return None, None
+    text = raw.strip()[:40]
+    if text in options:
+        return text, None
+    return None, f"`{key}` can be {', '.join(options)}; {quoted(text)} was ignored."
 
 
 def read_choice(raw: str | None, key: str, options: tuple[int, ...]) -> tuple[int | None, str | None]:

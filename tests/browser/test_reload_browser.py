@@ -79,6 +79,12 @@ def reload(page) -> None:
     harness.assert_no_exception(page)
 
 
+def peek_change(page):
+    click_toggle(page, "Causal mask")
+    choose(page, "New word", "cat")
+    nudge_slider(page, "Query row", 1)
+
+
 def padding_change(page):
     click_toggle(page, "Causal mask")
     pad_chip(page, "journey")
@@ -115,6 +121,7 @@ def lab_change(page):
 
 CASES = {
     "": (lab_change, {"causal": "1", "heads": "4", "view": "3"}),
+    "Peeking_and_the_causal_mask": (peek_change, {"causal": "1", "swap": "cat", "query": "4"}),
     "Padding_mask": (padding_change, {"causal": "0", "pad": "2,5,6"}),
     "Dropout": (dropout_change, {"p": "0.6", "roll": "1", "rescale": "0"}),
     "Many_heads": (heads_change, {"heads": "2", "causal": "0"}),
