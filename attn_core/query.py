@@ -264,6 +264,17 @@ VIEW_KEYS = (
     ViewKey("reveal", "Lecture scenes", "the scene's answer and board are showing, not only its question", "`0`/`1`",
             "`0`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
+    ViewKey("answers", "Check yourself", "the answers given, one item a question separated by `.`: the first answer "
+            "(the one scored), then `~` and the current one if it differs; a choice is a letter, an order its letters",
+            "e.g. `b.a~c..dcab`", "none"),
+    ViewKey("change", "Peeking", "the later word that is changed, from 1", "`2`..T", "`4`"),
+    ViewKey("swap", "Peeking", "the word put in its place", "one of the page's words", "`leap`"),
+    ViewKey("query", "Peeking", "the query row of the masking routes, from 1", "`1`..T", "`3`"),
+    ViewKey("try", "Many heads", "the head count tried against d_model", "`1`..`24`", "`5`"),
+    ViewKey("batch", "Shapes and memory", "the batch size B", "`1`..`64`", "`8`"),
+    ViewKey("ctx", "Shapes and memory", "the context length T of the memory tiles", "a length on the slider",
+            "`1024`"),
+    ViewKey("word", "One row by hand", "the query word, from 1", "`1`..T", "`3`"),
     ViewKey("exp", "Train it yourself", "which experiment runs; on that page `heads`, `p` (up to three rates, "
             "comma-separated) and `seed` set the model trained", "`mask`, `heads`, `dropout`", "`mask`"),
     ViewKey("layers", "Train it yourself", "attention layers of the model (the heads experiment)", "`1`, `2`", "`2`"),
@@ -317,6 +328,101 @@ def read_flag(raw: str | None, key: str) -> tuple[bool, str | None]:
     if text in _TRUE or text in _FALSE:
         return text in _TRUE, None
     return False, f"`{key}` is `0` or `1`; {quoted(text)} was read as `0`."
+
+
+def read_word(raw: str | None, length: int) -> tuple[int | None, str | None]:
+    """A `word` position (1-based in the URL) as a 0-based index, or None with a note (One row by hand)."""
+    row, note = read_row(raw, length)
+    return row, note.replace("`row`", "`word`") if note else None
+
+
+def read_text_choice(raw: str | None, key: str, options: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """One of `options`, spelled exactly; anything else None, with a note."""
+    if raw is None:
+        return None, None
+    text = raw.strip()[:40]
+    if text in options:
+        return text, None
+    return None, f"`{key}` can be {', '.join(options)}; {quoted(text)} was ignored."
+
+
+def read_choice(raw: str | None, key: str, options: tuple[int, ...]) -> tuple[int | None, str | None]:
+    """A whole number among `options`; anything else None, with a note."""
+    if raw is None:
+        return None, None
+    text = raw.strip()[:40]
+    if text.isdigit() and text.isascii() and int(text) in options:
+        return int(text), None
+    shown = ", ".join(str(o) for o in options[:8]) + (" ..." if len(options) > 8 else "")
+    return None, f"`{key}` can be {shown}; {quoted(text)} was ignored."
+
+
+# --- quiz answers in the address: compact, and refused when forged ---------------------------------------------
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+ANSWERS_KEY = "answers"
+
+
+def _answer_text(answer: int | tuple[int, ...]) -> str:
+    return "".join(LETTERS[i] for i in answer) if isinstance(answer, tuple) else LETTERS[answer]
+
+
+def write_answers(shapes: tuple[tuple[str, int], ...], first: Mapping[int, Any], current: Mapping[int, Any]) -> str:
+    """The `answers` value: one item per question (in bank order) of `shapes` ((kind, number of options)), items
+    joined by `.`; trailing empty items are left out. An item is the first answer, then `~current` if it differs."""
+    items = []
+    for index in range(len(shapes)):
+        now, was = current.get(index), first.get(index)
+        item = "" if was is None else _answer_text(was)
+        if now is not None and now != was:
+            item += "~" + _answer_text(now)
+        items.append(item)
+    return ".".join(items).rstrip(".")
+
+
+def _read_answer(text: str, kind: str, count: int, complete: bool) -> int | tuple[int, ...] | None:
+    """One answer's letters, or None when they cannot be an answer to this question (a forged or garbled item)."""
+    if not text or any(c not in LETTERS[:count] for c in text):
+        return None
+    if kind != "order":
+        return LETTERS.index(text) if len(text) == 1 else None
+    order = tuple(LETTERS.index(c) for c in text)
+    if len(set(order)) != len(order) or (complete and len(order) != count):
+        return None
+    return order
+
+
+def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...]
+                 ) -> tuple[dict[int, Any], dict[int, Any], list[str]]:
+    """The first and the current answers (question index -> answer) of an `answers` value, and a note for every
+    item refused. A first answer must be complete (it is what the score counts); the current one of an order may
+    be a start. Never raises."""
+    first: dict[int, Any] = {}
+    current: dict[int, Any] = {}
+    if raw is None or not raw.strip():
+        return first, current, []
+    items = raw.strip()[:MAX_VALUE_CHARS].split(".")
+    notes = []
+    if len(items) > len(shapes):
+        notes.append(f"`answers` holds {len(items)} items but there are {len(shapes)} questions; the extra "
+                     "ones were ignored.")
+    refused = []
+    for index, (item, (kind, count)) in enumerate(zip(items, shapes, strict=False)):
+        if not item:
+            continue
+        was_text, _, now_text = item.partition("~")
+        was = _read_answer(was_text, kind, count, complete=True) if was_text else None
+        now = _read_answer(now_text, kind, count, complete=False) if now_text else was
+        if (was_text and was is None) or (now_text and now is None) or (was is None and kind != "order"):
+            refused.append(index + 1)  # a choice always has a first answer; an order may have only a start
+            continue
+        if was is not None:
+            first[index] = was
+        current[index] = now
+    if refused:
+        shown = ", ".join(map(str, refused[:6])) + (" ..." if len(refused) > 6 else "")
+        notes.append(f"`answers` could not be read for question {shown}; those start unanswered.")
+    return first, current, notes
 
 
 def url_keys_markdown() -> str:

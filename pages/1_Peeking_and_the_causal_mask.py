@@ -4,15 +4,26 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core.lessons import masks as lessons
+from attn_core.query import read_choice, read_text_choice, read_word
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, predict, quiz_view, state
+from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words, training_words
 
 STILL = {"displayModeBar": False}
+SIX = tuple(range(2, len(Settings().tokens) + 1))  # the later words that can be changed
+ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}, extras=(
+    Extra("change", "peek.position", lambda _s: 4, lambda raw, _s: read_choice(raw, "change", SIX)),
+    Extra("swap", "peek.swap", lambda _s: "leap", lambda raw, _s: read_text_choice(raw, "swap", lessons.REPLACEMENTS)),
+    Extra("query", "peek.row", lambda _s: 2, lambda raw, s: read_word(raw, len(s.tokens)),
+          write=lambda index: str(index + 1)),
+))
 lesson_page("Peeking and the causal mask", "Why may a word never look at the words after it?", 5)
 st.markdown(mask_words.PEEK_INTRO)
+start = ADDRESS.start()
+panels.show_notes(start.notes)
 
 st.markdown(mask_words.CHEAT_HOW)
 cheat = lessons.cheating_head(Settings().sentence, controls.causal_toggle("peek"))
@@ -30,9 +41,9 @@ settings = Settings(causal=True, d_model=4)  # d_model 4 keeps the value vectors
 labels = state.cached_compute(settings).labels
 st.markdown(mask_words.PROOF_HOW)
 left, right = st.columns([1.2, 1], gap="medium")
-position = left.select_slider("Word to change", range(2, len(labels) + 1), value=4, key="peek.position",
+position = left.select_slider("Word to change", range(2, len(labels) + 1), key="peek.position",
                               format_func=lambda pos: f"{pos}: {labels[pos - 1]}")
-swap = left.segmented_control("New word", lessons.REPLACEMENTS, default="leap", key="peek.swap", required=True)
+swap = left.segmented_control("New word", lessons.REPLACEMENTS, key="peek.swap", required=True)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
 panels.chart(mask_charts.later_change_table(change), key="peek.change", config=STILL, place=right)
@@ -40,8 +51,8 @@ panels.chart(mask_charts.later_change_table(change), key="peek.change", config=S
 quiz_view.inline_question("pad-zero-trap")
 st.markdown(mask_words.ROUTES_HOW)
 left, right = st.columns([1.2, 1], gap="medium")
-row = left.select_slider("Query row", range(len(labels)), value=2, key="peek.row",
-                         format_func=lambda r: f"{r + 1}: {labels[r]}")
+row = left.select_slider("Query row", range(len(labels)), key="peek.row", format_func=lambda r: f"{r + 1}: {labels[r]}")
+ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row)
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
 panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL, place=right)

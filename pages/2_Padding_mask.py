@@ -8,21 +8,26 @@ from attn_core.tokens import unique_labels
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, quiz_view, state
+from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
+ADDRESS = PageAddress("pad", Settings(causal=True, padded=(5, 6)), ("causal", "pad"),
+                      {"causal": "pad.causal", "padded": "pad.pad"})
 lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
 st.markdown(mask_words.PAD_INTRO)
 
-labels = unique_labels(Settings().tokens)
+start = ADDRESS.start()
+labels = unique_labels(start.base.tokens)
 left, right = st.columns([1, 1.3], gap="medium")
 with left:
-    causal = controls.causal_toggle("pad", value=True)
-    padded = controls.pad_chips("pad", labels, default=(5, 6))
+    causal = controls.causal_toggle("pad")
+    padded = controls.pad_chips("pad", labels)
 settings, notes = coerce_settings(causal=causal, padded=padded)
+ADDRESS.remember(settings)
 result = state.cached_compute(settings)
-panels.show_notes(notes)
+panels.show_notes(start.notes + notes)
 left.markdown(mask_words.mask_counts_caption(result))
 left.markdown(mask_words.PAD_ROWS)
 left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))

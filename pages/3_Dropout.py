@@ -7,20 +7,25 @@ from attn_core.lessons import masks as lessons
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, predict, quiz_view, state
+from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 STILL = {"displayModeBar": False}
+ADDRESS = PageAddress("drop", Settings(dropout=0.5), ("p", "train", "rescale", "roll"),
+                      {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")})
 lesson_page("Dropout on attention weights", "What does dropout do to a row of weights, and why rescale?", 5)
 st.markdown(mask_words.DROP_INTRO)
 
 left, right = st.columns([1, 1.3], gap="medium")
 with left:
-    choice = controls.dropout_controls("drop", dropout=0.5, training=True, rescale=True, offer_rescale=True)
+    start = ADDRESS.start()
+    choice = controls.dropout_controls("drop", offer_rescale=True)
 settings, notes = coerce_settings(dropout=choice.dropout, training=choice.training, rescale=choice.rescale,
                                   roll=choice.roll)
+ADDRESS.remember(settings)
 result = state.cached_compute(settings)
-panels.show_notes(notes)
+panels.show_notes(start.notes + notes)
 with left:
     panels.metric_tiles(mask_words.dropout_tiles(result, lessons.different_maps(settings)), columns=2,
                         helps=mask_words.DROPOUT_TILE_HELP)

@@ -4,19 +4,27 @@ import streamlit as st
 
 from attn_core import Settings, SettingsError
 from attn_core.lessons import heads as lessons
+from attn_core.query import read_number_in_range
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
 from attn_ui.widgets import panels, quiz_view, state
+from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
 
+ADDRESS = PageAddress("heads", Settings(causal=True, heads=4), ("causal", "heads"),
+                      {"heads": "heads.h", "causal": "heads.causal"}, choices={"heads": (1, 2, 3, 4)},
+                      extras=(Extra("try", "heads.try", lambda _s: 5,
+                                    lambda raw, _s: read_number_in_range(raw, "try", 1, 24)),))
 lesson_page("Many heads", "Why cut attention into heads, where does each head's output go, and what does it cost?", 5)
 st.markdown("One head has one way of deciding which words matter. Several heads look in several ways at once: each "
             "gets its own slice of the columns of Q, K and V and runs attention on that slice alone. Below, one "
             "sentence goes through h heads; each small map is one head, counted from 1 as in the Lab's "
             "*Viewing head*.")
-heads = st.segmented_control("Number of heads h", [1, 2, 3, 4], default=4, key="heads.h", required=True)
-causal = st.toggle("Causal mask", value=True, key="heads.causal")
+start = ADDRESS.start()
+panels.show_notes(start.notes)
+heads = st.segmented_control("Number of heads h", [1, 2, 3, 4], key="heads.h", required=True)
+causal = st.toggle("Causal mask", key="heads.causal")
 result = state.cached_compute(Settings(causal=causal, heads=heads))
 st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {result.d_head} columns per head.")
 head_maps = hf.small_multiples(result)
@@ -42,7 +50,8 @@ st.markdown(head_words.cost_sentence(result))
 
 st.subheader("When h does not divide d_model")
 d_model = result.settings.d_model
-tried = st.columns([1, 2])[0].number_input(f"Try a head count for d_model = {d_model}", 1, 24, 5, key="heads.try")
+tried = st.columns([1, 2])[0].number_input(f"Try a head count for d_model = {d_model}", 1, 24, key="heads.try")
+ADDRESS.remember(result.settings, **{"try": tried})
 try:
     st.success(f"{d_model} / {tried} = {len(lessons.head_columns(d_model, tried)[0])}: every head gets whole columns.")
 except SettingsError as error:

@@ -2,22 +2,30 @@
 
 import streamlit as st
 
-from attn_core import Settings, settings_from_query
+from attn_core import QUERY_KEYS, Settings
 from attn_core.lessons import heads as lessons
+from attn_core.query import read_choice, read_number_in_range
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
 from attn_ui.widgets import panels, predict, quiz_view, state
+from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
 
+ADDRESS = PageAddress("shapes", Settings(heads=4), tuple(QUERY_KEYS), carry_lab=True, extras=(
+    Extra("batch", "shapes.batch", lambda _s: 8, lambda raw, _s: read_number_in_range(raw, "batch", 1, 64)),
+    Extra("ctx", "shapes.t", lambda _s: lessons.GPT2.context,
+          lambda raw, _s: read_choice(raw, "ctx", lessons.CONTEXT_LENGTHS)),
+))  # the Lab's Settings it was opened from are this page's state too: the shapes are theirs
 lesson_page("Shapes and the quadratic wall", "What shape is every tensor, and why does long context cost so much?", 5)
-stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
-settings = settings_from_query(stored.to_query())[0] if stored else Settings(heads=4)
+start = ADDRESS.start()
+panels.show_notes(start.notes)
+settings = start.base
 result = state.cached_compute(settings)
 st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
-batch = st.slider("Batch size B (sentences processed together)", 1, 64, 8, key="shapes.batch")
+batch = st.slider("Batch size B (sentences processed together)", 1, 64, key="shapes.batch")
 panels.table(lessons.shape_table(result, batch), hide_index=True)
 st.caption(head_words.here_sentence(result))
 
@@ -26,8 +34,8 @@ st.markdown("The scores hold one number for every (query, key) pair in every hea
 quiz_view.inline_question("shapes-double-context")
 st.markdown(f"GPT-2 sizes: h = {lessons.GPT2.heads}, one layer, the batch from the slider above. Slide T and "
             "read the tiles.")
-length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, value=lessons.GPT2.context, key="shapes.t",
-                          format_func=lambda t: f"{t:,}")
+length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, key="shapes.t", format_func=lambda t: f"{t:,}")
+ADDRESS.remember(settings, batch=batch, ctx=length)
 metrics = head_words.memory_metrics(batch, lessons.GPT2.heads, length)
 panels.metric_tiles(metrics, columns=4)
 with predict.answer_fold("shapes-double-context", "The memory against T"):

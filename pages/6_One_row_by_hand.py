@@ -2,33 +2,42 @@
 
 import streamlit as st
 
-from attn_core import Settings, settings_from_query
+from attn_core import QUERY_KEYS, Settings
 from attn_core.lessons import heads as lessons
+from attn_core.query import read_word
 from attn_core.tokens import unique_labels
 from attn_ui.widgets import controls, panels, state
+from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
 
+OWN = ("causal", "padded", "dropout", "training", "roll", "view")  # the fields this page has controls for
+ADDRESS = PageAddress(
+    "hand", Settings(causal=True, heads=2, dropout=0.1), tuple(QUERY_KEYS),
+    {name: controls.widget_key("hand", name) for name in OWN}, carry_lab=True,
+    extras=(Extra("word", "hand.word", lambda s: min(2, len(s.tokens) - 1),
+                  lambda raw, s: read_word(raw, len(s.tokens)), write=lambda index: str(index + 1)),),
+)  # the Lab's Settings it was opened from are this page's state too: the row is theirs
 lesson_page("One row by hand", "Where does every number in one row of the attention map come from?", 5)
-stored = st.session_state.get(state.SETTINGS_KEY)  # the Lab's; rebuilt as a Settings of the running code
-base = settings_from_query(stored.to_query())[0] if stored else Settings(causal=True, heads=2, dropout=0.1)
+start = ADDRESS.start()
+panels.show_notes(start.notes)
+base = start.base
 words = head_words.word_options(state.cached_compute(base))
 st.markdown("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
             "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here.")
 word_col, head_col = st.columns([3, 1])
 query = word_col.segmented_control("Query word", list(words), format_func=words.get, key="hand.word",
-                                   default=min(2, len(words) - 1), required=True, wrap=True)
-head = head_col.segmented_control("Head", list(range(base.heads)), default=base.view - 1, key="hand.head",
-                                  required=True, format_func=lambda index: str(index + 1))
+                                   required=True, wrap=True)
+head = head_col.segmented_control("Head", list(range(1, base.heads + 1)), key="hand.view", required=True) - 1
 causal_col, dropout_col = st.columns([1, 3], vertical_alignment="center")
 with causal_col:
-    causal = controls.causal_toggle("hand", value=base.causal)
+    causal = controls.causal_toggle("hand")
 with dropout_col:
-    choice = controls.dropout_controls("hand", dropout=float(base.dropout), training=base.training,
-                                      roll_start=base.roll)
-padded = controls.pad_chips("hand", unique_labels(base.tokens), default=base.padded)
+    choice = controls.dropout_controls("hand")
+padded = controls.pad_chips("hand", unique_labels(base.tokens))
 settings = base.replace(causal=causal, training=choice.training, dropout=choice.dropout, roll=choice.roll,
                         view=head + 1, padded=padded)
+ADDRESS.remember(settings, word=query)
 row = lessons.row_by_hand(state.cached_compute(settings), query, head)
 
 st.markdown(head_words.row_heading(row))

@@ -6,7 +6,7 @@ session state under quiz.*, so they survive reruns and trips to other pages.
 
 import streamlit as st
 
-from attn_ui.widgets import quiz_view
+from attn_ui.widgets import panels, quiz_view
 from attn_ui.widgets.page import lesson_page
 
 lesson_page("Check yourself", "Can you predict what attention does before you look?", 15)
@@ -14,7 +14,10 @@ st.markdown(
     "Pick an answer: the page says at once whether it is right, and why. Your **first** pick is the one "
     "that counts; then try the others to see why they fail. Most answers link to the Lab, set up to show it."
 )
+notes = quiz_view.restore_from_address()  # before anything reads the answers: a reload brings them back
+panels.show_notes(notes)
 quiz_view.overall_score()
 section = quiz_view.section_picker()
 quiz_view.render_section(section)
 quiz_view.reset_controls(section)
+quiz_view.remember_in_address(section)

@@ -7,7 +7,11 @@ back from it when the page is drawn again.
     quiz.answers  question id -> the current answer (an option index, or a tuple for an ordering question)
     quiz.first    question id -> the first complete answer: the one the score counts
     quiz.section  the section in view
-    quiz.url      the section this page last wrote to the URL (to tell a new link from our own write)
+    quiz.url      the address (key -> value) this page last wrote, or arrived with
+
+The page's address holds the section and every answer (`answers`, attn_core.query.write_answers), so a reload,
+which starts a new session, restores the progress. The address is read only when the run is a navigation (the
+page's first run, Back or Forward): a link always wins; any other run only writes it, once, at its end.
     quiz.w.<id>   the widget of one question (for an ordering question: the pills of the next line);
                   quiz.pick the section picker
 
@@ -20,9 +24,12 @@ from typing import Any
 
 import streamlit as st
 
+from attn_core.query import ANSWERS_KEY as ANSWERS_PARAM
+from attn_core.query import quoted, read_answers, write_answers
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Question, Section, Tally, feedback, is_complete, is_right, letter, normalise, tally
 from attn_ui.widgets.page import lab_button
+from attn_ui.widgets.state import history_navigation
 
 ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"
@@ -31,6 +38,8 @@ URL_SECTION_KEY = "quiz.url"
 PICKER_KEY = "quiz.pick"
 WIDGET_PREFIX = "quiz.w."
 SECTION_PARAM = "section"  # ?section=padding opens the page on that section
+KEPT_PARAMS = ("mode",)  # other features' keys that every page keeps in its address
+SHAPES = tuple((q.kind, len(q.options)) for q in QUESTIONS)  # what the `answers` reader checks items against
 
 
 def answers() -> dict[str, Any]:
@@ -192,12 +201,51 @@ def inline_question(question_id: str, heading: str = "Predict first.") -> None:
 # --- sections, scores, reset ------------------------------------------------------------------------------
 
 
-def _section_from_url() -> None:
-    """A `?section=` the page did not write itself is a new link: open that section."""
-    wanted = st.query_params.get(SECTION_PARAM)
-    if wanted in SECTION_BY_ID and wanted != st.session_state.get(URL_SECTION_KEY):
+def restore_from_address() -> list[str]:
+    """On a navigation run, take the section and the answers from the address; notes for what was refused.
+
+    Call it before anything reads the answers. `answers` absent (a bare link, the sidebar) keeps the session's
+    answers; present, it replaces them. Other runs leave everything to the widgets."""
+    if PICKER_KEY in st.session_state and not history_navigation():
+        return []
+    params = {key: st.query_params.get_all(key) for key in st.query_params}
+    st.session_state[URL_SECTION_KEY] = {key: values[-1] for key, values in params.items() if values}
+    notes = [f"Check yourself has no setting {quoted(key[:40])}; it was left out of the address."
+             for key in params if key not in (SECTION_PARAM, ANSWERS_PARAM, *KEPT_PARAMS)][:6]
+    wanted = (params.get(SECTION_PARAM) or [None])[-1]
+    if wanted in SECTION_BY_ID:
         st.session_state[SECTION_KEY] = wanted
         st.session_state[PICKER_KEY] = wanted
+    elif wanted is not None:
+        ids = ", ".join(f"`{s.id}`" for s in SECTIONS)
+        notes.append(f"There is no section {quoted(wanted[:40])}; the sections are {ids}. Showing the first.")
+        st.session_state[SECTION_KEY] = st.session_state[PICKER_KEY] = SECTIONS[0].id
+    if ANSWERS_PARAM in params:
+        first, current, answer_notes = read_answers((params[ANSWERS_PARAM] or [""])[-1], SHAPES)
+        notes += answer_notes
+        st.session_state[FIRST_KEY] = {QUESTIONS[i].id: answer for i, answer in first.items()}
+        st.session_state[ANSWERS_KEY] = {QUESTIONS[i].id: answer for i, answer in current.items()}
+        for index, question in enumerate(QUESTIONS):  # the widgets say what the address says
+            shown = current.get(index) if question.kind != "order" else None
+            st.session_state[widget_key(question)] = shown
+    return notes
+
+
+def remember_in_address(section: Section) -> None:
+    """Write the section and the answers to the address, in one message, when they changed (one history entry)."""
+    index = {question.id: i for i, question in enumerate(QUESTIONS)}
+    first = {index[qid]: answer for qid, answer in first_answers().items() if qid in index}
+    current = {index[qid]: answer for qid, answer in answers().items() if qid in index}
+    wanted = {SECTION_PARAM: section.id}
+    written = write_answers(SHAPES, first, current)
+    if written:
+        wanted[ANSWERS_PARAM] = written
+    last = st.session_state.get(URL_SECTION_KEY)
+    last = last if isinstance(last, dict) else {}
+    wanted.update({key: last[key] for key in KEPT_PARAMS if key in last})
+    if last != wanted:
+        st.query_params.from_dict(wanted)
+        st.session_state[URL_SECTION_KEY] = wanted
 
 
 def section_picker() -> Section:
@@ -205,7 +253,6 @@ def section_picker() -> Section:
 
     The button labels stay fixed: the browser sends back the label of the chosen button, so a label that
     changed with the score would no longer match and the choice would be lost."""
-    _section_from_url()
     stored = st.session_state.get(SECTION_KEY, SECTIONS[0].id)
     if st.session_state.get(PICKER_KEY) not in SECTION_BY_ID:
         st.session_state[PICKER_KEY] = stored
@@ -214,9 +261,6 @@ def section_picker() -> Section:
         format_func=lambda sid: SECTION_BY_ID[sid].title, width="stretch",
     )
     st.session_state[SECTION_KEY] = chosen
-    if st.query_params.get(SECTION_PARAM) != chosen:
-        st.query_params[SECTION_PARAM] = chosen
-    st.session_state[URL_SECTION_KEY] = chosen
     return SECTION_BY_ID[chosen]
 
 

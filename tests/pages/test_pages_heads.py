@@ -264,7 +264,7 @@ def test_by_hand_honours_the_lab_settings_and_every_control():
     check_row(at, lab, query=2, head=2)
     assert "after the route" in frames(at)["2"]
     at.segmented_control(key="hand.word").set_value(5)
-    at.segmented_control(key="hand.head").set_value(1)
+    at.segmented_control(key="hand.view").set_value(2)
     at.toggle(key="hand.causal").set_value(True)
     at.pills(key="hand.pad").set_value([4, 5])  # positions counted from 1, as on screen
     at.slider(key="hand.p").set_value(0.5)
@@ -285,7 +285,7 @@ def test_by_hand_every_word_and_head_with_dropout_that_drops(route):
     for head in range(2):
         for query in range(6):
             at.segmented_control(key="hand.word").set_value(query)
-            at.segmented_control(key="hand.head").set_value(head)
+            at.segmented_control(key="hand.view").set_value(head + 1)
             rerun(at)
             check_row(at, lab.replace(view=head + 1), query, head)
             seen_drop |= "dropped" in list(frames(at)["3"]["kept?"])
