@@ -7,7 +7,7 @@ from attn_ui.widgets.controls import lab_controls
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.widgets.page import back_to_lesson
+from attn_ui.widgets.page import back_to_lesson, lesson_view
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
 apply_look()
@@ -23,7 +23,7 @@ def lab() -> None:
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
-    view = projector.view_keys(row, layout.projector)
+    view = {**projector.view_keys(row, layout.projector), **lesson_view()}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:
