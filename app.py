@@ -7,7 +7,7 @@ from attn_ui.widgets.controls import lab_controls
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.widgets.page import back_to_lesson
+from attn_ui.widgets.page import back_to_lesson, lesson_view
 from attn_ui.words.scenes import SCENES
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
@@ -26,7 +26,7 @@ def lab() -> None:
     row, row_notes = state.picked_row(incoming, len(result.tokens))
     with layout.notes:
         scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab
-    view = {**projector.view_keys(row, layout.projector), "scene": scene}
+    view = {**projector.view_keys(row, layout.projector), "scene": scene, **lesson_view()}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:

@@ -258,6 +258,8 @@ class ViewKey:
 
 VIEW_KEYS = (
     ViewKey("row", "the Lab", "the query row picked by clicking the map, from 1", "`1`..T", "none"),
+    ViewKey("lesson", "the Lab", "the lesson whose Try-it link opened the Lab: a link leads back to it",
+            "a lesson's number, `1`..`6`", "none: no link back"),
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
     ViewKey("scene", "Lecture scenes; on the Lab, the scene to go back to", "which scene is on screen, from 1",
             "`1`..the number of scenes", "`1`"),
@@ -301,7 +303,7 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
     return int(number), None
 
 
-LAB_VIEW_KEYS = frozenset({"row", "mode", "scene"})  # the view keys the Lab reads (scene: the one that opened it)
+LAB_VIEW_KEYS = frozenset({"row", "mode", "scene", "lesson"})  # what the Lab reads (scene, lesson: its way back)
 
 
 def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:
@@ -312,6 +314,16 @@ def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:
     if text.isdigit() and text.isascii() and 1 <= int(text) <= length:
         return int(text) - 1, None
     return None, f"`row` must be a word position from 1 to {length}; {quoted(text)} was ignored."
+
+
+def read_lesson(raw: str | None, lessons: int) -> tuple[int | None, str | None]:
+    """The Lab's `lesson` (the number of the lesson whose Try-it opened it), or None with a note when it is not one."""
+    if raw is None or not raw.strip():
+        return None, None
+    text = raw.strip()[:40]
+    if text.isdigit() and text.isascii() and 1 <= int(text) <= lessons:
+        return int(text), None
+    return None, f"`lesson` must be a lesson's number from 1 to {lessons}; {quoted(text)} was ignored."
 
 
 def lab_view_notes(params: Mapping[str, Any]) -> list[str]:

@@ -50,5 +50,5 @@ empty = result.empty_rows[0] if result.empty_rows else None
 st.markdown(mask_words.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
 st.markdown(mask_words.PAD_FAILURES)
 quiz_view.inline_question("pad-one-open-cell")
-try_it(mask_words.PAD_TASK, Settings(padded=(5, 6)))
+try_it(mask_words.PAD_TASK, Settings(padded=(5, 6)), __file__)
 lesson_end(__file__)

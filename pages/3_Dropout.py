@@ -40,5 +40,5 @@ with predict.answer_fold("dropout-rescale", "Why the rescale matters: row sums o
     panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
     st.markdown(mask_words.rolls_caption(rolls))
 st.markdown(mask_words.DROP_FAILURES)
-try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False))
+try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False), __file__)
 lesson_end(__file__)

@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_core.query import read_number_in_range
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, quiz_view, state
+from attn_ui.widgets import panels, quiz_view, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -37,7 +37,7 @@ st.markdown(head_words.concat_sentence(result))
 panels.chart(hf.concat_figure(result), config=download_config("concat"))
 worked = state.cached_compute(lessons.WORKED)
 st.markdown(head_words.worked_sentence(worked))
-panels.table(lessons.concat_table(worked), hide_index=True)
+tables.fitted_table(lessons.concat_table(worked), "heads-concat", number=head_words.digits)
 
 st.subheader("What W_o does")
 st.markdown(head_words.w_o_sentence(result))
@@ -45,7 +45,7 @@ panels.chart(hf.mixing_figure(result), config=download_config("w_o-mixing"))
 
 st.subheader("Same price as one wide head")
 panels.metric_tiles(head_words.cost_metrics(result), columns=4)
-panels.table(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), hide_index=True)
+tables.fitted_table(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), "heads-cost")
 st.markdown(head_words.cost_sentence(result))
 
 st.subheader("When h does not divide d_model")
@@ -63,5 +63,5 @@ st.markdown("**Two ways to get this wrong:** a head count that does not divide d
             "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
 quiz_view.inline_question("heads-start-column")
 try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
-       "every head, the weights in the open cells are not.", Settings(causal=True, heads=4))
+       "every head, the weights in the open cells are not.", Settings(causal=True, heads=4), __file__)
 lesson_end(__file__)

@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_core.query import read_choice, read_number_in_range
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, predict, quiz_view, state
+from attn_ui.widgets import panels, predict, quiz_view, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -26,24 +26,24 @@ st.markdown("Real code never loops over heads. It projects once to the full widt
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
 batch = st.slider("Batch size B (sentences processed together)", 1, 64, key="shapes.batch")
-panels.table(lessons.shape_table(result, batch), hide_index=True)
+tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
 st.subheader("The quadratic wall")
 st.markdown("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers.")
 quiz_view.inline_question("shapes-double-context")
-st.markdown(f"GPT-2 sizes: h = {lessons.GPT2.heads}, one layer, the batch from the slider above. Slide T and "
-            "read the tiles.")
-length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, key="shapes.t", format_func=lambda t: f"{t:,}")
-ADDRESS.remember(settings, batch=batch, ctx=length)
-metrics = head_words.memory_metrics(batch, lessons.GPT2.heads, length)
-panels.metric_tiles(metrics, columns=4)
 with predict.answer_fold("shapes-double-context", "The memory against T"):
+    st.markdown(f"GPT-2 sizes: h = {lessons.GPT2.heads}, one layer, the batch from the slider above. Slide T and "
+                "read the tiles.")
+    length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, key="shapes.t",
+                              format_func=lambda t: f"{t:,}")
+    panels.metric_tiles(head_words.memory_metrics(batch, lessons.GPT2.heads, length), columns=4)
     st.markdown("T appears twice, so twice the context means four times the memory.")
     panels.chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
     st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: "
                "the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the "
                "bill but not the slope. 1 MB = 1,000,000 bytes.")
+ADDRESS.remember(settings, batch=batch, ctx=length)
 
 st.subheader("How FlashAttention gets round it")
 st.markdown("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
@@ -53,5 +53,5 @@ st.markdown("FlashAttention computes the same output (up to rounding) without ev
             "finished, and only the (B, h, T, d_head) output is written out; training recomputes the tiles it needs "
             "instead of storing them. The work is still quadratic in T; the memory is not.")
 try_it("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "
-       "**Score tensor** tile shows its shape and bytes.", settings)
+       "**Score tensor** tile shows its shape and bytes.", settings, __file__)
 lesson_end(__file__)

@@ -6,7 +6,7 @@ from attn_core import QUERY_KEYS, Settings
 from attn_core.lessons import heads as lessons
 from attn_core.query import read_word
 from attn_core.tokens import unique_labels
-from attn_ui.widgets import controls, panels, state
+from attn_ui.widgets import controls, panels, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -42,11 +42,12 @@ row = lessons.row_by_hand(state.cached_compute(settings), query, head)
 
 st.markdown(head_words.row_heading(row))
 panels.metric_tiles(head_words.row_metrics(row), columns=5)
-for step in head_words.row_steps(row):
+for number, step in enumerate(head_words.row_steps(row)):
     st.markdown(f"**{step.title}** · {step.note}")
-    panels.table(step.columns, hide_index=True, digits=head_words.DIGITS, column_config={
-        "key": st.column_config.TextColumn(pinned=True), **{
-            name: st.column_config.NumberColumn(format=f"%.{head_words.DIGITS}f") for name in step.numbers}})
+    tables.fitted_table(step.columns, f"hand-step-{number}", number=head_words.digits,
+                        column_config={"key": st.column_config.TextColumn(pinned=True), **{
+                            name: st.column_config.NumberColumn(format=f"%.{head_words.DIGITS}f")
+                            for name in step.numbers}})
 
 st.subheader("Checklist for the whole set")
 st.markdown("""
@@ -58,5 +59,5 @@ st.markdown("""
 - The score tensor is (B, h, T, T): its memory grows with the square of the context length.
 """)
 try_it("Open this row in the Lab: the same cells, the same weights, with the row outlined on the map.",
-       settings, row=str(query + 1))
+       settings, __file__, row=str(query + 1))
 lesson_end(__file__)

@@ -33,7 +33,7 @@ from attn_ui.words.escape import md_escape
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 MORE_KEY = "lab.more"  # whether the "More" expander is open
 LAB = "lab"  # the Lab's namespace
-ADVANCED_FIELDS = frozenset({"sentence", "d_model", "route", "seed", "rescale"})  # drawn inside "More"
+ADVANCED_FIELDS = frozenset({"sentence", "d_model", "route", "seed"})  # drawn inside "More"
 PAD_LABEL = "Tap a word to make it PAD"
 
 
@@ -191,7 +191,7 @@ def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
             "Viewing head", list(range(1, settings.heads + 1)), key=widget_key(LAB, "view"), required=True,
             wrap=True,
         )
-    dropout_controls(LAB)
+    dropout_controls(LAB, offer_rescale=True)  # the rescale try-it needs no trip into "More"
     if not settings.training and settings.dropout > 0:
         st.caption(f"Inference: dropout is off, so p = {settings.dropout:.2f} is ignored.")
     pad_chips(LAB, labels)
@@ -212,5 +212,4 @@ def advanced_controls(sentence_note: str = "") -> None:
             st.warning(sentence_note, icon=":material/info:")
         st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)
         st.selectbox("Masking route", ROUTES, key=widget_key(LAB, "route"), format_func=ROUTE_NAMES.__getitem__)
-        rescale_toggle(LAB)
         st.number_input("Seed of W_q, W_k, W_v, W_o", 0, MAX_SEED, step=1, key=widget_key(LAB, "seed"))

@@ -83,6 +83,16 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 [data-testid="stElementContainer"]:has(#attn-touch) { display: none !important; }
 /* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped */
 @media (hover: none) { .js-plotly-plot .hoverlayer { display: none !important; } }
+/* A lesson's table (tables.fitted_table): the whole dataframe on a wide screen, narrow static tables on a phone */
+@media (max-width: 640px) {
+  [data-testid="stLayoutWrapper"]:has(> [class*="-table-wide"]), [class*="-table-wide"] { display: none !important; }
+  [class*="-table-narrow"] [data-testid="stTable"] td, [class*="-table-narrow"] [data-testid="stTable"] th {
+    white-space: normal !important; padding-left: 0.45rem !important; padding-right: 0.45rem !important; }
+}
+@media (min-width: 641px) {
+  [data-testid="stLayoutWrapper"]:has(> [class*="-table-narrow"]), [class*="-table-narrow"] {
+    display: none !important; }
+}
 /* The Lab on a phone: the map is pinned under the header and the controls scroll beneath it, so every tap on a
    control shows its effect. The two columns and their containers are dissolved (display: contents) so the map
    can stick over the whole page, not only over its own column; the notes follow the "More" controls that

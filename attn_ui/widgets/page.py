@@ -1,5 +1,5 @@
 """The frame every lesson page shares: set-up, a heading with its reading time, a Try-it box, a Lab link, and the
-links at the end of a lesson (Next; in the Lab, Back to the lesson)."""
+links at the end of a lesson (Next; in a Lab opened by a Try-it link, Back to the lesson)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from attn_core import Settings
+from attn_core.query import read_lesson
 from attn_ui.widgets import projector
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
@@ -31,22 +32,32 @@ def lab_button(settings: Settings, label: str = "Open this in the Lab", **view: 
     st.page_link("app.py", label=label, icon=":material/science:", query_params=lab_query(settings, **view))
 
 
-def try_it(task: str, settings: Settings, label: str = "Open the Lab in this state", **view: str) -> None:
-    """The closing task of a lesson page, with a link that sets the Lab up for it (view keys such as row=3)."""
+LESSON_VIEW_KEY = "lesson"  # the Lab's view key naming the lesson whose Try-it opened it (attn_core.query)
+
+
+def lesson_number(page_file: str) -> str:
+    """A lesson page's number, from its file name (pages/3_Dropout.py -> "3")."""
+    return Path(page_file).name.split("_", 1)[0]
+
+
+def try_it(task: str, settings: Settings, page_file: str, label: str = "Open the Lab in this state",
+           **view: str) -> None:
+    """The closing task of a lesson page, with a link that sets the Lab up for it (view keys such as row=3); the
+    link names the lesson (`lesson`), so the Lab can lead back to it."""
     with st.container(border=True):
         st.markdown(f"**Try it.** {task}")
-        lab_button(settings, label, **view)
+        lab_button(settings, label, **view, **{LESSON_VIEW_KEY: lesson_number(page_file)})
 
 
-LESSON_KEY = "student.lesson"  # the lesson page read last (its script, relative to the repository)
+def _lessons() -> dict[str, tuple[str, str]]:
+    """Lesson number -> (script, label), for the listed lesson pages."""
+    return {lesson_number(script): (script, label) for script, label, _ in listed_pages()
+            if script.startswith("pages/") and lesson_number(script).isdigit()}
 
 
 def lesson_end(page_file: str) -> None:
-    """The end of a lesson: a link to the next page in reading order. It also remembers this lesson, so the Lab
-    its Try-it link opens can lead back to it."""
-    script = Path(page_file).resolve().relative_to(ROOT).as_posix()
-    st.session_state[LESSON_KEY] = script
-    _next_link(script)
+    """The end of a lesson: a link to the next page in reading order."""
+    _next_link(Path(page_file).resolve().relative_to(ROOT).as_posix())
 
 
 def _next_link(script: str) -> None:
@@ -57,12 +68,21 @@ def _next_link(script: str) -> None:
         st.page_link(following, label=f"Next: {label}", icon=":material/arrow_forward:")
 
 
+def lesson_view() -> dict[str, str]:
+    """The Lab's `lesson` view key as its URL has it, to keep in the address while the Lab is used."""
+    number, _ = read_lesson(st.query_params.get(LESSON_VIEW_KEY), max(map(int, _lessons()), default=0))
+    return {LESSON_VIEW_KEY: str(number)} if number else {}
+
+
 def back_to_lesson() -> None:
-    """In the Lab: "Back to the lesson" (and its Next), when a lesson was read before the Lab was opened."""
-    script = st.session_state.get(LESSON_KEY)
-    labels = {page: label for page, label, _ in listed_pages()}
-    if script not in labels:
+    """In the Lab: "Back to the lesson" (and its Next), only when a lesson's Try-it link opened it."""
+    lessons = _lessons()
+    number, note = read_lesson(st.query_params.get(LESSON_VIEW_KEY), max(map(int, lessons), default=0))
+    if note:
+        st.caption(note)
+    if str(number) not in lessons:
         return
+    script, label = lessons[str(number)]
     with st.container(horizontal=True, key="lab-lesson-links", gap="medium"):
-        st.page_link(script, label=f"Back to the lesson: {labels[script]}", icon=":material/arrow_back:")
+        st.page_link(script, label=f"Back to the lesson: {label}", icon=":material/arrow_back:")
         _next_link(script)

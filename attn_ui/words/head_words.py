@@ -33,6 +33,11 @@ class StepTable:
         return [name for name, values in self.columns.items() if isinstance(values[0], float)]
 
 
+def digits(value: float) -> str:
+    """A number of the step tables as they show it: DIGITS decimals."""
+    return f"{value:.{DIGITS}f}"
+
+
 def _round(values: np.ndarray) -> list[float]:
     return np.round(np.asarray(values, dtype=float), DIGITS).tolist()
 

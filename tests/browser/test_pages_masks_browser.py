@@ -66,7 +66,7 @@ def test_peek_cheating_head_loses_its_answer_when_the_mask_goes_on(server, page)
 def test_peek_try_it_opens_the_lab_with_zero_after_softmax(server, page):
     open_page(page, server, "Peeking_and_the_causal_mask")
     follow_try_it(page)
-    assert query(page) == {"causal": "1", "d": "4", "route": "zero_after"}
+    assert query(page) == {"causal": "1", "d": "4", "route": "zero_after", "lesson": "1"}
     result = compute(Settings(causal=True, d_model=4, route="zero_after"))
     sums = result.row_sums[0]
     assert harness.metrics(page)["Row sums"] == f"{sums.min():.2f} to {sums.max():.2f}"
@@ -120,7 +120,7 @@ def test_drop_reroll_moves_training_and_leaves_inference_alone(server, page):
 def test_drop_try_it_opens_the_lab_with_the_rescale_forgotten(server, page):
     open_page(page, server, "Dropout")
     follow_try_it(page)
-    assert query(page) == {"p": "0.5", "rescale": "0"}
+    assert query(page) == {"p": "0.5", "rescale": "0", "lesson": "3"}
     result = compute(Settings(dropout=0.5, rescale=False))
     assert harness.metrics(page)["Dropped cells"] == str(result.dropped_cells)
 

@@ -56,10 +56,12 @@ def test_the_question_comes_before_its_answer_which_opens_once_answered(server, 
         assert "PAD" not in box.inner_text() and "cat" not in box.inner_text()  # page 1 never meets either
     if path == "Shapes_and_memory":  # the statement that answers it is inside the fold, not above the question
         above = phone.locator('[data-testid="stMain"]').inner_text().split(box.inner_text()[:40])[0]
-        assert "four times" not in above and "factor of 4" not in above
+        assert "four times" not in above and "factor of 4" not in above and "Doubling T" not in above
     box.locator('[role="radiogroup"] label').first.tap()
     settle(phone)
     assert details.get_attribute("open") is not None
+    if path == "Shapes_and_memory":
+        assert "Doubling T multiplies it by" in details.inner_text()  # the tile is part of the folded answer
 
 
 def test_the_labs_map_stays_in_view_while_the_controls_change_it(server, phone):
@@ -100,6 +102,36 @@ def test_the_sidebar_closes_after_a_link_and_lessons_lead_on_and_back(server, ph
     back.tap()
     settle(phone)
     assert phone.evaluate("location.pathname").endswith("/Dropout")
+    phone.locator('[data-testid="stExpandSidebarButton"]').tap()  # the Lab from the sidebar: no lesson to go back to
+    phone.locator('[data-testid="stSidebar"] a', has_text="Lab").first.tap()
+    settle(phone)
+    assert phone.locator('[data-testid="stPageLink"] a', has_text="Back to the lesson").count() == 0
+
+
+TABLES = """() => [...document.querySelectorAll('[data-testid="stTable"], [data-testid="stDataFrame"]')]
+  .filter(e => e.getBoundingClientRect().width > 0)
+  .map(e => [e.dataset.testid, e.getBoundingClientRect().right, e.scrollWidth - e.clientWidth, e.innerText])"""
+
+
+@pytest.mark.parametrize(("path", "cells"), [
+    ("Many_heads", ["4 full-width copies", "19008", "col 4 · head 2"]),
+    ("Shapes_and_memory", ["here, now", "(1, 4, 6, 6)", "(8, 12, 1024, 1024)"]),
+    ("One_row_by_hand", ["v[5]", "weight × v[5]", "final weight"]),
+])  # fmt: skip
+def test_every_table_fits_390_px_without_scrolling_inside_its_box(server, phone, path, cells):
+    go(phone, server, path)
+    tables = phone.evaluate(TABLES)
+    assert tables and {kind for kind, *_ in tables} == {"stTable"}  # the canvas dataframes wait for a wide screen
+    assert all(right <= WIDTH and overflow <= 0 for _, right, overflow, _ in tables)
+    shown = "\n".join(text for *_, text in tables)
+    assert all(cell in shown for cell in cells)
+
+
+def test_the_labs_rescale_switch_sits_with_the_dropout_controls(server, phone):
+    go(phone, server)
+    rescale = phone.get_by_role("switch", name="Rescale survivors by 1 / (1 − p)")
+    assert rescale.count() == 1 and rescale.is_checked()  # drawn without opening "More"
+    assert phone.locator('[data-testid="stExpander"]', has_text="More").get_by_role("switch").count() == 0
 
 
 @pytest.mark.parametrize("path", ["", *LESSONS])

@@ -28,3 +28,12 @@ def test_a_row_outside_the_sentence_is_dropped_with_a_note():
 def test_every_key_the_lab_does_not_use_gets_a_note():
     notes = lab_view_notes({"causal": ["1"], "row": ["2"], "section": ["foo"], "zzz": ["1"]})
     assert len(notes) == 2 and "'section'" in notes[0] and "'zzz'" in notes[1]
+
+
+def test_the_labs_lesson_key_names_a_lesson_or_is_ignored_with_a_note():
+    from attn_core.query import read_lesson
+
+    assert read_lesson(None, 6) == (None, None) and read_lesson(" 3 ", 6) == (3, None)
+    for raw in ("0", "7", "x", "³"):
+        number, note = read_lesson(raw, 6)
+        assert number is None and "`lesson` must be a lesson's number from 1 to 6" in note

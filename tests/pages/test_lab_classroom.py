@@ -31,7 +31,7 @@ def layout(at: AppTest) -> dict:
 
 
 def projector_css_shown(at: AppTest) -> bool:
-    return any("attn-projector" in element.proto.body for element in at.get("html"))
+    return any('class="attn-projector"' in element.proto.body for element in at.get("html"))  # the marker span
 
 
 def test_mode_projector_in_the_url_turns_the_lab_into_the_big_map():

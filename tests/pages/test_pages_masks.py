@@ -128,7 +128,7 @@ def test_peek_worked_example_and_try_it_link():
     assert "e^0.34 ≈ 1.40, e^0.05 ≈ 1.05, e⁰ = 1; the sum is 3.46" in shown
     assert f"≈ **{example.pad_share:.0%}**" in shown
     assert "≈ **29%**" in shown
-    assert link_query(at) == {"causal": "1", "d": "4", "route": "zero_after"}
+    assert link_query(at) == {"causal": "1", "d": "4", "route": "zero_after", "lesson": "1"}  # the way back
     assert settings_from_query(link_query(at))[0] == PEEK_SETTINGS.replace(route="zero_after")
 
 
@@ -155,7 +155,7 @@ def test_pad_default_tables_map_and_pad_rows():
         assert f"**{result.labels[row]}** puts {weights[best]:.2f} on **{result.labels[best]}** and sums to 1.00" in (
             text(at)
         )
-    assert link_query(at) == {"pad": "5,6"}
+    assert link_query(at) == {"pad": "5,6", "lesson": "2"}
 
 
 def test_pad_batch_of_two_sentences():
@@ -234,7 +234,7 @@ def test_drop_default_map_metrics_and_rolls():
     assert traces[1]["name"] == f"with rescale: mean {rolls.mean_with:.3f}"
     assert abs(rolls.mean_with - 1) < 0.03 and abs(rolls.mean_without - 0.5) < 0.03
     assert f"mean row sum {rolls.mean_with:.3f} with the rescale, {rolls.mean_without:.3f} without it" in text(at)
-    assert link_query(at) == {"p": "0.5", "rescale": "0"}
+    assert link_query(at) == {"p": "0.5", "rescale": "0", "lesson": "3"}
 
 
 def test_drop_reroll_changes_the_pattern_in_training():

@@ -219,6 +219,7 @@ def test_a_training_scene_shows_the_shipped_curves_and_their_numbers(scene):
     at = AppTest.from_file(APP, default_timeout=60)
     checked(at.run())
     at.query_params["scene"] = str(number)
+    at.query_params["reveal"] = "1"  # a scene asks first; the curves are its answer
     checked(at.switch_page("pages/9_Lecture_scenes.py").run())
     shipped = PRESETS[scene.training].shipped()
     assert [s.value for s in at.subheader] == [scene.title]

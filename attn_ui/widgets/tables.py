@@ -1,0 +1,71 @@
+"""A lesson's table that fits the screen it is read on: the whole table on a wide screen, and on a phone the same
+cells cut into narrow tables, each one a few columns wide and repeating the first (label) column.
+
+st.dataframe draws on a canvas that scrolls sideways inside its own box once its columns outgrow the screen,
+and a page cannot ask the browser how wide it is. So both layouts are sent and CSS shows one of them
+(look.py: the `-table-wide` and `-table-narrow` containers, switched at the same 640 px where Streamlit stacks
+its columns). The narrow parts are static tables (st.table) whose cells wrap, with the numbers written as the
+wide table shows them; tests/browser/test_student_phone_browser.py measures in Chromium that they fit 390 px.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from attn_ui.widgets import panels
+
+NARROW_BUDGET = 54  # characters a 390 px phone fits across one table (358 px, about 6 px a character in Chromium)
+CELL_PADDING = 3  # characters' worth of a cell's padding and border
+LABEL_WRAP = 12  # the first column wraps its words into about this many characters
+
+Formatter = Callable[[Any], str]
+
+
+def _width(texts: Sequence[str], wrap: bool) -> int:
+    """Characters across a column: its longest cell, or its longest word when its cells may wrap."""
+    return max((len(word) for text in texts for word in (text.split() if wrap else [text])), default=1)
+
+
+def column_groups(columns: Mapping[str, Sequence[str]], budget: int = NARROW_BUDGET) -> list[list[str]]:
+    """The columns after the first, in order, cut into groups that fit `budget` characters beside the first one.
+
+    Every cell of a number column stays on one line; headers and the first column wrap at spaces. A column too
+    wide for any company still gets a group of its own.
+    """
+    names = list(columns)
+    label, rest = names[0], names[1:]
+    room = budget - max(LABEL_WRAP, _width([label, *columns[label]], wrap=True)) - CELL_PADDING
+    groups: list[list[str]] = []
+    used = room + 1
+    for name in rest:
+        width = max(_width(columns[name], wrap=False), _width([name], wrap=True)) + CELL_PADDING
+        if groups and used + width <= room:
+            groups[-1].append(name)
+            used += width
+        else:
+            groups.append([name])
+            used = width
+    return groups
+
+
+def _text(value: Any, formatter: Formatter | None) -> str:
+    if formatter is not None and isinstance(value, float):
+        return formatter(value)
+    return str(value)
+
+
+def fitted_table(table: Mapping[str, Sequence[Any]], key: str, number: Formatter | None = None,
+                 **dataframe_options: Any) -> None:
+    """`table` (column -> values, the first column labels the rows) as one st.dataframe on a wide screen and as
+    narrow static tables on a phone. `number` writes every fractional number of the narrow tables, as the wide
+    table shows it (its column_config)."""
+    with st.container(key=f"{key}-table-wide"):
+        panels.table(dict(table), hide_index=True, **dataframe_options)  # an HTML table in projector mode
+    texts = {name: [_text(value, number) for value in values] for name, values in table.items()}
+    label = next(iter(texts))
+    with st.container(key=f"{key}-table-narrow", gap="small"):
+        for group in column_groups(texts):
+            st.table({name: texts[name] for name in (label, *group)}, hide_index=True)
