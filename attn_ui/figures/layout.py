@@ -34,7 +34,7 @@ class MapStyle:
 # numbers in every cell; a colour bar costs a phone a third of the width
 LAB = MapStyle(show_scale=False, label_room=(62, 57))
 # numbers in cells, no bar; 510 px leaves room under it for a two-line row sentence and the legend at 1280x720
-PROJECTOR = MapStyle(height=510, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 58))
+PROJECTOR = MapStyle(height=510, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 91))
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
 SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=510)  # leaves room for Back / Next above, legend below
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text

@@ -146,6 +146,7 @@ PROJECTOR_HIDDEN = (
     (f'{PANELS} > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
      '[data-testid="stCaptionContainer"])', "the hint under the map (the legend is drawn as a row of chips)"),
     (f'{PANELS} > [data-testid="stElementContainer"]:has([data-testid="stAlert"])', "notes under the map"),
+    (".st-key-lab-rescale", "the rescale switch: its trap has a scene of its own, and the Lab must fit 720 px"),
 )
 
 # (selector, CSS property, value): what projector mode enlarges, to read from the back of a hall at 1280x720

@@ -360,9 +360,10 @@ def plotly_data(page: Page, index: int = 0) -> list[dict[str, Any]]:
 
 
 def metrics(page: Page) -> dict[str, str]:
-    """{label: value} of every st.metric on the page, as the text shown."""
+    """{label: value} of every st.metric on screen (a tile inside a closed fold is not), as the text shown."""
     pairs = page.evaluate(
-        """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map((m) => [
+        """() => [...document.querySelectorAll('[data-testid="stMetric"]')].filter((m) => m.checkVisibility())
+           .map((m) => [
              (m.querySelector('[data-testid="stMetricLabel"]')?.innerText ?? "").trim(),
              (m.querySelector('[data-testid="stMetricValue"]')?.innerText ?? "").trim()])"""
     )
