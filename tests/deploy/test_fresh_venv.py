@@ -132,7 +132,7 @@ def test_the_app_from_the_fresh_venv_loads_in_chromium_and_writes_nothing(cloud_
                 assert harness.metrics(page)["Masked cells"] == "0"
                 assert len(harness.plotly_data(page)[0]["z"]) == 6
 
-                page.goto(cloud_server.url + "Lecture_scenes?scene=2&reveal=1", timeout=WAIT_MS)  # a slide's deep link
+                page.goto(cloud_server.url + "Lecture_scenes?scene=4&reveal=1", timeout=WAIT_MS)  # a slide's link
                 harness.wait_for_app(page, timeout_ms=WAIT_MS, initial_wait_ms=0)
                 harness.assert_no_exception(page)
                 assert harness.metrics(page)["Masked cells"] == "15"
