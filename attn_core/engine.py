@@ -13,7 +13,7 @@ from attn_core.tokens import embed, unique_labels
 BYTES_FLOAT32 = 4
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
+def read_only(array: np.ndarray) -> np.ndarray:
     """A read-only copy, so no page can change a cached result by accident."""
     array = np.array(array)
     array.setflags(write=False)
@@ -200,22 +200,22 @@ def compute(settings: Settings) -> Result:
         settings=settings,
         tokens=tokens,
         labels=unique_labels(tokens),
-        x=_frozen(x),
-        w_q=_frozen(w_q),
-        w_k=_frozen(w_k),
-        w_v=_frozen(w_v),
-        w_o=_frozen(w_o),
-        queries=_frozen(queries),
-        keys=_frozen(keys),
-        values=_frozen(values),
-        scores=_frozen(scores),
-        blocked_by_causal=_frozen(future),
-        blocked_by_padding=_frozen(padding),
-        blocked=_frozen(blocked),
-        weights_before_dropout=_frozen(weights_before),
-        dropped=_frozen(dropped),
-        weights=_frozen(weights),
-        per_head_context=_frozen(per_head_context),
-        context=_frozen(context),
-        output=_frozen(output),
+        x=read_only(x),
+        w_q=read_only(w_q),
+        w_k=read_only(w_k),
+        w_v=read_only(w_v),
+        w_o=read_only(w_o),
+        queries=read_only(queries),
+        keys=read_only(keys),
+        values=read_only(values),
+        scores=read_only(scores),
+        blocked_by_causal=read_only(future),
+        blocked_by_padding=read_only(padding),
+        blocked=read_only(blocked),
+        weights_before_dropout=read_only(weights_before),
+        dropped=read_only(dropped),
+        weights=read_only(weights),
+        per_head_context=read_only(per_head_context),
+        context=read_only(context),
+        output=read_only(output),
     )

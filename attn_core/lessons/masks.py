@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attn_core import engine, maths
-from attn_core.engine import HeadMap, Result, compute
+from attn_core.engine import HeadMap, Result, compute, read_only
 from attn_core.errors import SettingsError
 from attn_core.settings import ROUTES, Settings
 from attn_core.tokens import embed, tokenize, unique_labels
@@ -94,14 +94,9 @@ def cheating_head(sentence: str, causal: bool) -> CheatingHead:
     weights = maths.masked_softmax(scores, future)  # (1, T, T)
     output = (weights @ values)[0]  # (T, 3)
     guesses = tuple(nearest_word(output[t], tokens) for t in range(length - 1))
-    return CheatingHead(tokens=tokens, causal=causal, weights=_read_only(weights[0]), output=_read_only(output),
+    return CheatingHead(tokens=tokens, causal=causal, weights=read_only(weights[0]), output=read_only(output),
                         guesses=guesses, next_words=tokens[1:])
 
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array = np.array(array)
-    array.setflags(write=False)
-    return array
 
 
 def nearest_word(vector: np.ndarray, vocabulary: tuple[str, ...]) -> str:
