@@ -431,13 +431,13 @@ class BrowserSession(threading.Thread):
 
 
 @contextlib.contextmanager
-def app_tree(which: str) -> Iterator[Path]:
-    """The folder the server runs in: a snapshot of HEAD (default) or the live working tree."""
+def app_tree(which: str, rev: str = "HEAD") -> Iterator[Path]:
+    """The folder the server runs in: a snapshot of `rev` (default HEAD) or the live working tree."""
     if which == "live":
         yield REPO_ROOT
         return
     with tempfile.TemporaryDirectory(prefix="attn-load-") as folder:
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", "HEAD"], check=True, capture_output=True)
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", rev], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
         yield Path(folder)
 

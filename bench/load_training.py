@@ -4,6 +4,7 @@ few seconds, a few more press Train on custom settings, and Lab sessions keep cl
     python3 bench/load_training.py                       # 150 preset sessions, 8 custom, 20 Lab clickers
     python3 bench/load_training.py --sessions 30 --custom 4 --lab 5
     python3 bench/load_training.py --nice -10            # on a shared machine, as bench/load.py allows
+    python3 bench/load_training.py --hog 2 --rev e610e56 # two busy processes meanwhile, at an older commit
 
 Targets (issue 17): p95 time from pressing Train to the curves on screen <= 3 s; custom runs queue with a bounded
 number training at once and show "waiting for a free slot"; Lab clicks keep p95 <= 1 s meanwhile; server RSS
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -147,12 +150,55 @@ def most_at_once(presses: list[Press], tolerance: float = 0.5) -> int:
     return max((sum(a <= m < b for a, b in shrunk) for m in moments), default=min(len(spans), 1))
 
 
-def sample_rss(pid: int, stop: threading.Event, peak: list[float]) -> None:
+def descendants(pid: int) -> list[int]:
+    """The processes under `pid` (its training processes), from /proc's children lists."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*/children"):
+            try:
+                children = [int(c) for c in task.read_text().split()]
+            except OSError:
+                continue
+            found += children
+            todo += children
+    return found
+
+
+def sample_rss(pid: int, stop: threading.Event, peak: list[float], children_peak: list[float]) -> None:
+    """The server's RSS together with its training processes' (they are part of what the server costs)."""
     while not stop.wait(0.2):
         try:
-            peak[0] = max(peak[0], load.rss_mb(pid))
+            own = load.rss_mb(pid)
         except OSError:
             return
+        children = 0.0
+        for child in descendants(pid):
+            with contextlib.suppress(OSError):  # a child that ended meanwhile
+                children += load.rss_mb(child)
+        peak[0] = max(peak[0], own + children)
+        children_peak[0] = max(children_peak[0], children)
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU of the server's finished (waited-for) children: cutime + cstime, fields 16 and 17 of proc(5)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.contextmanager
+def hogs(count: int, seconds: float):
+    """`count` busy processes at the bench's niceness, as other work on a shared host; each ends by itself
+    after `seconds` at the latest, and all are killed when the block ends."""
+    code = f"import time\nend = time.monotonic() + {seconds:.0f}\nwhile time.monotonic() < end:\n    pass\n"
+    procs = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
 
 
 def report(presses: list[Press], lab: load.Level, rss_peak: float, seconds: float, args) -> None:
@@ -186,9 +232,9 @@ def report(presses: list[Press], lab: load.Level, rss_peak: float, seconds: floa
 
 
 async def main_async(args) -> None:
-    with load.app_tree(args.tree) as tree, harness.start_server("app.py", cwd=tree) as server:
-        stop, peak = threading.Event(), [0.0]
-        sampler = threading.Thread(target=sample_rss, args=(server.pid, stop, peak), daemon=True)
+    with load.app_tree(args.tree, args.rev) as tree, harness.start_server("app.py", cwd=tree) as server:
+        stop, peak, children_peak = threading.Event(), [0.0], [0.0]
+        sampler = threading.Thread(target=sample_rss, args=(server.pid, stop, peak, children_peak), daemon=True)
         sampler.start()
         started = time.perf_counter()
         rng = random.Random(0)
@@ -213,20 +259,25 @@ async def main_async(args) -> None:
         go.set()
         window = time.perf_counter() + 2.0  # the Lab clicks warm up for 2 s first
         cpu_before, busy_before = server.cpu_seconds(), load.machine_ticks()
+        children_before = children_cpu_seconds(server.pid)
         lab.window_start, lab.window_end = window, window + args.deadline
         for future in futures:
             future.set_result(window + rng.uniform(0, args.press_within))
-        presses = await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.deadline + 30)
+        with hogs(args.hog, args.deadline + 30):
+            presses = await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.deadline + 30)
         lab.window_end = time.perf_counter()  # Lab clicks count while the class trains, not after
         lasted = lab.window_end - window
         cpu = server.cpu_seconds() - cpu_before
+        children_cpu = children_cpu_seconds(server.pid) - children_before
         busy_after = load.machine_ticks()
         machine = (busy_after[0] - busy_before[0]) / max(busy_after[1] - busy_before[1], 1)
         await asyncio.gather(*lab_tasks)
         stop.set()
         report(list(presses), lab, peak[0], time.perf_counter() - started, args)
+        print(f"  of which training processes at their peak: {children_peak[0]:.0f} MB")
         print(f"while the class trained ({lasted:.0f} s): server CPU {cpu:.1f} s ({cpu / lasted:.2f} of a core), "
-              f"machine busy {machine:.0%} of its cores (other work included)")
+              f"its training processes {children_cpu:.1f} s, machine busy {machine:.0%} of its cores "
+              f"({args.hog} busy processes of the bench's and any other work included)")
 
 
 def main() -> None:
@@ -240,6 +291,9 @@ def main() -> None:
     parser.add_argument("--open-timeout", type=float, default=60.0)
     parser.add_argument("--timeout", type=float, default=150.0, help="seconds one press may take to finish")
     parser.add_argument("--tree", choices=("snapshot", "live"), default="snapshot")
+    parser.add_argument("--rev", default="HEAD", help="the commit the snapshot is taken from (a baseline)")
+    parser.add_argument("--hog", type=int, default=0, choices=range(5),
+                        help="busy processes run meanwhile, as other work on a shared host (at most 4)")
     parser.add_argument("--nice", type=int, default=0, help="niceness for this script and the server (root: < 0)")
     args = parser.parse_args()
     if args.nice:

@@ -15,6 +15,7 @@ can neither hide a needed write nor cause a needless one.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from attn_core import QUERY_KEYS, Settings, compute, settings_from_query
 from attn_core.query import lab_view_notes, read_row
 from attn_core.training.choices import TrainChoice
+from attn_core.training.worker import progress_elsewhere
 
 SETTINGS_KEY = "lab.settings"  # the Settings on screen, kept across pages
 URL_KEY = "lab.url"  # the address (key -> value) the browser shows once our last write has arrived
@@ -63,12 +65,14 @@ def cached_training(choice: TrainChoice, _live=None):
     serves every session (a class pressing Train on the same settings costs one run).
 
     Called by the run board's worker thread with `_live` (left out of the key), which is told every Progress
-    and may stop the run; a stopped or failed run raises, so nothing half-trained is ever cached.
+    and may stop the run; a stopped or failed run raises, so nothing half-trained is ever cached. The training
+    itself happens in a child process (attn_core/training/worker.py), which a stop kills at once.
     """
     last = None
-    for last in choice.progress():
-        if _live is not None and not _live.publish(last):
-            raise RunStopped(choice)
+    with contextlib.closing(progress_elsewhere(choice)) as steps:
+        for last in steps:
+            if _live is not None and not _live.publish(last):
+                raise RunStopped(choice)
     return last.result
 
 

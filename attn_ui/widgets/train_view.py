@@ -189,6 +189,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         with live.container():
             _follow(run, status, choice, projector)
         live.empty()
+        st.rerun(scope="app")  # the run has ended: the buttons above (Stop) were drawn for a live run
     view = run.view() if run is not None else None
     result = None
     if view is not None and view.status == "done":

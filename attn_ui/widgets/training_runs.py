@@ -3,7 +3,8 @@
 A session that presses Train asks the board for the run of its choice. If another session already started the
 same run, it watches that one; if the run has finished before, its result comes from state.cached_training at
 once. Otherwise a worker thread queues for a free slot (first come, first served), trains through
-state.cached_training (which caches the result for everyone) and tells every watcher each Progress. A watcher
+state.cached_training (which caches the result for everyone, and trains in a child process so that the server's
+sessions keep their core) and tells every watcher each Progress. A watcher
 that presses Stop leaves the run; a run nobody watches any more stops at its next Progress.
 
 The board is a resource (st.cache_resource), not module state: it holds threads and locks, never a student's
@@ -13,6 +14,7 @@ data. Its numbers are wall-clock seconds measured on this server, so a slow host
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import threading
 import time
@@ -22,9 +24,10 @@ import streamlit as st
 
 from attn_core.training.choices import TrainChoice
 from attn_core.training.experiments import Curve, Progress
+from attn_core.training.worker import progress_elsewhere
 from attn_ui.widgets.state import RunStopped, cached_training
 
-SLOTS = 1  # runs training at once: they share one Python interpreter, so a second slot would only halve both
+SLOTS = 1  # runs training at once: each is a process that takes a whole core, and the server needs the other
 FINISHED_KEPT = 128  # finished choices the board remembers; fewer than cached_training keeps, so it never misses
 LOG = logging.getLogger(__name__)
 
@@ -252,16 +255,15 @@ def _shape(choice: TrainChoice) -> tuple:
 
 
 def calibrate(choice: TrainChoice) -> tuple[float, float]:
-    """(seconds a training step of one model, seconds before the first step), timed on the choice's own
-    generator: its first Progress (data and the first evaluation) and its second (log_every steps and one
-    evaluation). Leaving the generator stops it."""
-    steps = choice.progress()
-    begin = time.perf_counter()
-    next(steps)
-    started = time.perf_counter()
-    next(steps)
-    per_step = (time.perf_counter() - started) / choice.config.train.log_every
-    steps.close()
+    """(seconds a training step of one model, seconds before the first step), timed on the choice's own run in
+    a training process, as a real run is: its first Progress (the process starting, the data and the first
+    evaluation) and its second (log_every steps and one evaluation). Leaving the run kills the process."""
+    with contextlib.closing(progress_elsewhere(choice)) as steps:
+        begin = time.perf_counter()
+        next(steps)
+        started = time.perf_counter()
+        next(steps)
+        per_step = (time.perf_counter() - started) / choice.config.train.log_every
     return per_step, started - begin
 
 

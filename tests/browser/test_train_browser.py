@@ -60,6 +60,7 @@ def test_train_grows_the_curves_live_and_ends_with_the_cores_run(server, page):
     assert drawn["held-out loss"] == list(expected.curves[0].losses)
     assert drawn["loss on the repeat"] == list(expected.curves[1].losses)
     assert button(page, "Train").is_enabled()
+    assert button(page, "Stop").is_disabled(), "a finished run leaves nothing to stop"
     assert errors == []
 
 

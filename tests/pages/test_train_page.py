@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from attn_core.training import PRESETS, run
-from attn_core.training.choices import coerce, preset_choice
+from attn_core.training.choices import TrainChoice, coerce, preset_choice
 from attn_ui.widgets.training_runs import RunBoard
 from attn_ui.words import training_words as words
 from attn_ui.words.scenes import SCENES, TRAINING_SCENES
@@ -118,6 +118,7 @@ def test_a_custom_choice_says_how_long_it_will_take_then_trains_the_cores_own_ru
     expected = run(choice.progress())
     assert table_rows(at) == words.heads_rows(expected)
     assert "Trained live in" in texts(at)
+    assert at.button(key="train.stop").disabled is True, "a finished run leaves nothing to stop"
     assert url(at) == {"exp": "heads", "layers": "1", "steps": "100", "seed": "7"}
 
 
@@ -185,6 +186,16 @@ def test_a_waiting_run_that_everyone_leaves_never_trains():
     assert queued.started_at is None
     board.release(running, "a")
     wait_until(lambda: not running.active)
+
+
+def test_a_run_whose_process_fails_reaches_its_watchers_as_a_short_message():
+    board = RunBoard(slots=1)
+    board.pace = {("heads", 3, 1): (0.001, 0.0)}
+    forged = TrainChoice(experiment="heads", heads=3, layers=1, steps=100)  # the page never offers 3 heads
+    failed = board.request(forged, "a")
+    wait_until(lambda: not failed.active)
+    assert failed.status == "failed" and failed.error.endswith("3 heads cannot split d_model = 32 evenly.")
+    assert "Traceback" not in words.failed_text(failed.error)
 
 
 def test_calibration_measures_once_a_shape_even_when_many_ask_at_once():

@@ -1,0 +1,116 @@
+"""Train a choice in a child Python process and stream its Progress back, so a server's sessions keep their core.
+
+Why a process: the models are 32 wide, so a training step spends most of its time in Python, holding the
+interpreter's lock. A run in a server thread therefore slows every session's reruns, and under a whole class
+they starve each other. A child has its own interpreter, on a two-core machine its own core, and it runs at a
+lower priority (NICE), so a click on the server comes before a training step wherever they compete.
+
+    for progress in progress_elsewhere(choice):   # the same Progress values, bit for bit, as choice.progress()
+        ...
+    # leaving the loop early (break, an exception, close()) kills the child at once
+
+The protocol: the parent starts `python -m attn_core.training.worker` and writes the pickled choice to its
+stdin; the child writes each Progress as a frame (8-byte length, then the pickle) to its stdout and exits.
+Pickle is safe here: both ends are this code and the pipes belong to the parent alone.
+
+Where a host refuses to start a process, `progress_elsewhere` says so in its log and trains in the caller's
+thread instead (slower for the other sessions, but the run still happens).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+NICE = 5  # the child's niceness above its parent's: about a third of the parent's share where they compete
+FRAME = struct.Struct(">Q")  # a frame's length
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds attn_core
+STDERR_KEPT = 2000  # characters of a failed child's stderr kept in the error
+LOG = logging.getLogger(__name__)
+
+
+class WorkerFailed(RuntimeError):
+    """The child ended without its last Progress (a crash, a kill, an error in the run)."""
+
+
+def _child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def _start(choice, errors) -> subprocess.Popen:
+    child = subprocess.Popen([sys.executable, "-m", "attn_core.training.worker", str(NICE)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=_child_env(),
+                             cwd=str(PACKAGE_ROOT))
+    with contextlib.suppress(OSError):  # a child that died before reading: its stderr says why, later
+        child.stdin.write(pickle.dumps(choice, protocol=pickle.HIGHEST_PROTOCOL))
+        child.stdin.close()
+    return child
+
+
+def _read_exactly(stream, size: int) -> bytes | None:
+    data = stream.read(size)
+    return data if data is not None and len(data) == size else None
+
+
+def _failure(child: subprocess.Popen, errors) -> WorkerFailed:
+    code = child.wait()
+    errors.seek(0)
+    tail = errors.read().decode("utf-8", "replace")[-STDERR_KEPT:].strip()
+    if tail:
+        LOG.error("the training process ended early (exit code %s):\n%s", code, tail)
+    last = tail.splitlines()[-1][:200] if tail else ""  # the error's own line, never a traceback on screen
+    return WorkerFailed(f"the training process ended early (exit code {code}){': ' + last if last else ''}")
+
+
+def progress_elsewhere(choice) -> Iterator:
+    """choice.progress(), computed in a child process. Raises WorkerFailed if the child ends before the last
+    Progress (the one with the result)."""
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a chatty child can never block on it
+        try:
+            child = _start(choice, errors)
+        except OSError as error:
+            LOG.warning("cannot start a training process (%s); training in this process instead", error)
+            yield from choice.progress()
+            return
+        try:
+            while True:
+                header = _read_exactly(child.stdout, FRAME.size)
+                body = None if header is None else _read_exactly(child.stdout, FRAME.unpack(header)[0])
+                if body is None:
+                    raise _failure(child, errors)
+                progress = pickle.loads(body)
+                yield progress
+                if progress.result is not None:
+                    return
+        finally:
+            if child.poll() is None:
+                child.kill()
+            child.wait()
+            child.stdout.close()
+
+
+def _serve(nice: int) -> None:
+    """The child: read a choice from stdin, write its Progress frames to stdout."""
+    if nice:
+        with contextlib.suppress(OSError):  # a host may refuse; the run is the same, only its priority differs
+            os.nice(nice)
+    choice = pickle.loads(sys.stdin.buffer.read())
+    out = sys.stdout.buffer
+    for progress in choice.progress():
+        body = pickle.dumps(progress, protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(FRAME.pack(len(body)) + body)
+        out.flush()
+
+
+if __name__ == "__main__":
+    _serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
