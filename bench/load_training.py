@@ -113,6 +113,8 @@ class TrainClient:
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 problems += self.read_element(message.delta.new_element, trigger is not None, now - sent, now)
             elif kind == "script_finished":
+                if message.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN and trigger is not None:
+                    continue  # the page reruns itself once a run has ended (its Stop button): read that run too
                 if message.script_finished not in SUCCESS:
                     problems.append(f"run ended with status {message.script_finished}")
                 if trigger is not None:
