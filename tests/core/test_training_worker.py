@@ -1,5 +1,5 @@
 """Training in a child process (attn_core/training/worker.py): the same Progress as in this process, the child
-at a lower priority, killed when the caller leaves, a failure reported with the child's own words, and a host
+at its set priority, killed when the caller leaves, a failure reported with the child's own words, and a host
 that cannot start processes still trains."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_a_run_in_a_child_is_the_run_in_this_process(experiment):
     assert workers_of_this_process() == []
 
 
-def test_the_child_runs_at_a_lower_priority_and_dies_when_the_caller_leaves():
+def test_the_child_runs_at_its_set_priority_and_dies_when_the_caller_leaves():
     choice = short("heads")
     with contextlib.closing(worker.progress_elsewhere(choice)) as steps:
         next(steps)
