@@ -128,6 +128,7 @@ PANELS = ":is(.st-key-lab-panel, .st-key-scene-panel)"  # the map's column, in t
 
 LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel))"  # the big-map pages; lessons keep more
 MAIN = '[data-testid="stMain"]'
+OTHER_PAGES = ".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel)))"  # the pages that scroll
 BODY = "1.4rem"  # 22.4 px: the smallest text projector mode leaves in the main area
 
 # (selector, what it is): hidden while projector mode is on
@@ -175,6 +176,9 @@ PROJECTOR_SIZES = (
      "2.6rem"),
     ('[data-testid="stButtonGroup"] button p', "font-size", BODY),
     ('[data-testid="stSliderThumbValue"]', "font-size", BODY),
+    # the value rides above the thumb: at BODY size it reached 18 px up into the slider's label; room for it where
+    # the page scrolls anyway (the Lab and the scenes fit 720 px to the pixel, and their sliders' labels are short)
+    (f'{OTHER_PAGES} [data-testid="stSlider"] > [role="group"]', "padding-top", "1.5rem"),
     ('[data-testid="stSliderTickBar"]', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
@@ -186,6 +190,10 @@ PROJECTOR_SIZES = (
     ('[class*="st-key-kpis-"] [data-testid="stMetricLabel"] p', "font-weight", "600"),
     ('[class*="st-key-kpis-"] [data-testid="stMetricValue"]', "font-size", "2.3rem"),
     ('[class*="st-key-kpis-"] [data-testid="stMetricValue"]', "font-weight", "700"),
+    # a tile's value is a paragraph, so the body-text rule made it BODY, no larger than its label; on the pages
+    # that scroll it takes the tile's value size (the Lab and the scenes keep BODY, to fit 720 px)
+    (f'{OTHER_PAGES} {MAIN} [class*="st-key-kpis-"] [data-testid="stMetricValue"] '
+     '[data-testid="stMarkdownContainer"] p', "font-size", "2.3rem"),
     (".st-key-kpis-1", "gap", "0.45rem"),
     # :not(#attn-none) only raises the rule's weight above the padding for a closed sidebar in CSS above
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "padding", "0.6rem 1rem 0.4rem"),
@@ -197,6 +205,10 @@ PROJECTOR_SIZES = (
     (".st-key-page-mode", "right", "1rem"),
     (".st-key-page-mode", "width", "auto"),
     (".st-key-page-mode", "z-index", "1000"),
+    # ... on a plate of the page's own colour, so text scrolling under it never shows through its label
+    (".st-key-page-mode", "background-color", "light-dark(#ffffffee, #0e1117ee)"),
+    (".st-key-page-mode", "padding", "0.15rem 0.6rem"),
+    (".st-key-page-mode", "border-radius", "0.5rem"),
     # high contrast: the map's words in the theme's text colour, not Plotly's grey
     (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
     (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),

@@ -32,8 +32,10 @@ READ = """
     return {selector, count: found.length,
             shown: found.filter((e) => getComputedStyle(e).display !== "none").length};
   });
-  const sizeRows = sizes.map(([selector, prop, value]) => {
-    const found = all(selector);
+  const sizeRows = sizes.map(([selector, prop, value], index) => {
+    // an element a later row of the same property names is that row's to size (the later rule wins on purpose)
+    const later = sizes.slice(index + 1).filter(([, p]) => p === prop).map(([s]) => s);
+    const found = all(selector).filter((e) => !later.some((s) => e.matches(s)));
     const wrong = found.filter((e) => {
       const before = getComputedStyle(e).getPropertyValue(prop);
       const saved = e.style.getPropertyValue(prop), priority = e.style.getPropertyPriority(prop);
