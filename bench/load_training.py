@@ -5,6 +5,7 @@ few seconds, a few more press Train on custom settings, and Lab sessions keep cl
     python3 bench/load_training.py --sessions 30 --custom 4 --lab 5
     python3 bench/load_training.py --nice -10            # on a shared machine, as bench/load.py allows
     python3 bench/load_training.py --hog 2 --rev e610e56 # two busy processes meanwhile, at an older commit
+    python3 bench/load_training.py --cores 1             # the server and its training on one core
 
 Targets (issue 17): p95 time from pressing Train to the curves on screen <= 3 s; custom runs queue with a bounded
 number training at once and show "waiting for a free slot"; Lab clicks keep p95 <= 1 s meanwhile; server RSS
@@ -189,6 +190,14 @@ def children_cpu_seconds(pid: int) -> float:
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
 
 
+def pin(pid: int, cores: int) -> None:
+    """Keep the server (every thread it has, and the processes it starts later) on its first `cores` CPUs, as a
+    host that gives the app a part of the machine does."""
+    allowed = set(sorted(os.sched_getaffinity(0))[:cores])
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), allowed)
+
+
 @contextlib.contextmanager
 def hogs(count: int, seconds: float):
     """`count` busy processes at the bench's niceness, as other work on a shared host; each ends by itself
@@ -235,6 +244,8 @@ def report(presses: list[Press], lab: load.Level, rss_peak: float, seconds: floa
 
 async def main_async(args) -> None:
     with load.app_tree(args.tree, args.rev) as tree, harness.start_server("app.py", cwd=tree) as server:
+        if args.cores:
+            pin(server.pid, args.cores)
         stop, peak, children_peak = threading.Event(), [0.0], [0.0]
         sampler = threading.Thread(target=sample_rss, args=(server.pid, stop, peak, children_peak), daemon=True)
         sampler.start()
@@ -294,14 +305,16 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=150.0, help="seconds one press may take to finish")
     parser.add_argument("--tree", choices=("snapshot", "live"), default="snapshot")
     parser.add_argument("--rev", default="HEAD", help="the commit the snapshot is taken from (a baseline)")
+    parser.add_argument("--cores", type=int, default=0, choices=range(5),
+                        help="keep the server and its training processes on this many CPUs (0: all)")
     parser.add_argument("--hog", type=int, default=0, choices=range(5),
                         help="busy processes run meanwhile, as other work on a shared host (at most 4)")
     parser.add_argument("--nice", type=int, default=0, help="niceness for this script and the server (root: < 0)")
     args = parser.parse_args()
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)  # inherited by the server, as in bench/load.py
-    print(f"niceness {os.getpriority(os.PRIO_PROCESS, 0)}; {os.cpu_count()} CPUs; load average "
-          f"{os.getloadavg()[0]:.1f} at the start")
+    print(f"niceness {os.getpriority(os.PRIO_PROCESS, 0)}; {os.cpu_count()} CPUs; the server on "
+          f"{args.cores or 'all'}; load average {os.getloadavg()[0]:.1f} at the start")
     if not 1 <= args.sessions + args.custom <= 400 or args.lab > 100:
         parser.error("at most 400 train sessions and 100 Lab sessions: this is a loopback bench, not a flood")
     asyncio.run(main_async(args))
