@@ -131,8 +131,45 @@ def stage_text(choice, stage: str) -> str:
     return stage or "starting"
 
 
+def percent_done(fraction: float) -> int:
+    """The whole percent a progress bar shows: Streamlit's own rule (it truncates), so the bar, its text and the
+    status line all say one number."""
+    return min(100, max(0, int(fraction * 100)))
+
+
 def training_text(stage: str, fraction: float, elapsed: float, estimate: float) -> str:
-    return f"{stage.capitalize()}: {fraction:.0%} after {seconds(elapsed)} (estimate {seconds(estimate)})."
+    return (f"{stage.capitalize()}: {percent_done(fraction)}% after {seconds(elapsed)} "
+            f"(estimate {seconds(estimate)}).")
+
+
+def levels_of(experiment: str, known: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    """The reference lines an experiment's chart draws, from its levels (a result's, or the core's known_levels
+    before a run): the same lines, in the same order, while it trains and when it has finished."""
+    wanted = {"mask": ("entropy", "chance"), "heads": ("chance",), "dropout": ("entropy",)}[experiment]
+    label = {"entropy": ENTROPY_LEVEL, "chance": CHANCE_LEVEL}
+    return tuple((label[name], known[name]) for name in wanted)
+
+
+def live_chart(choice, stages) -> tuple[list, str | None]:
+    """(groups, title) of the live chart, encoded as the finished chart is: the mask experiment draws only the model
+    training now, named; the heads experiment its one model; dropout one group a p, in the order they train."""
+    if choice.experiment == "mask":
+        index = len(stages) - 1  # the core trains mask off first, then mask on (MaskResult.runs)
+        name = (MODEL_UNMASKED, MODEL_MASKED)[index]
+        return [("", stages[-1][1])], f"{name}: model {index + 1} of {choice.models}"
+    if choice.experiment == "dropout":
+        return [(rate_label(p), curves) for p, (_, curves) in zip(choice.rates, stages, strict=False)], None
+    return [("", stages[-1][1])], None
+
+
+def result_chart(result, show_masked: bool = True) -> tuple[list, tuple[tuple[str, float], ...], str | None]:
+    """(groups, levels, title) of a finished run's loss chart: the model on view, or every dropout p."""
+    if isinstance(result, MaskResult):
+        run = result.masked if show_masked else result.unmasked
+        return [("", run.curves)], mask_levels(result), model_name(run)
+    if isinstance(result, HeadsResult):
+        return [("", result.curves)], heads_levels(result), None
+    return [(rate_label(run.p), run.curves) for run in result.runs], dropout_levels(result), None
 
 
 def done_text(elapsed: float, shared: bool) -> str:
@@ -180,7 +217,7 @@ def chart_alt(title: str, groups, levels) -> str:
 
 
 def mask_levels(result: MaskResult) -> tuple[tuple[str, float], ...]:
-    return (ENTROPY_LEVEL, result.entropy), (CHANCE_LEVEL, result.chance_loss)
+    return levels_of("mask", {"entropy": result.entropy, "chance": result.chance_loss})
 
 
 def mask_tiles(run: MaskRun) -> dict[str, str]:
@@ -238,7 +275,7 @@ def samples_markdown(result: MaskResult, run: MaskRun) -> str:
 
 
 def heads_levels(result: HeadsResult) -> tuple[tuple[str, float], ...]:
-    return ((CHANCE_LEVEL, result.chance_loss),)
+    return levels_of("heads", {"chance": result.chance_loss})
 
 
 def heads_rows(result: HeadsResult) -> list[dict[str, str]]:
@@ -308,7 +345,7 @@ def map_row_sentence(result: HeadsResult, layer: int, head: int, row: int) -> st
 
 
 def dropout_levels(result: DropoutResult) -> tuple[tuple[str, float], ...]:
-    return ((ENTROPY_LEVEL, result.entropy),)
+    return levels_of("dropout", {"entropy": result.entropy})
 
 
 def dropout_rows(result: DropoutResult) -> list[dict[str, str]]:

@@ -101,3 +101,34 @@ def test_the_train_page_has_no_axe_violations(axe, browser, server, scheme):  # 
         page.goto(server.url + "Train_it_yourself?exp=heads&mode=projector", timeout=PATIENCE_MS)
         settle(page)
         audit.check("train page, projector mode")
+
+
+# --- the review's findings: the live chart, layouts at three widths, the chooser's place, projector verdict ------
+
+LIVE_STATE = """() => {
+  const plot = document.querySelector('.js-plotly-plot');
+  const bar = document.querySelector('[data-testid="stProgress"]');
+  if (!plot || !plot._fullLayout || !bar) return null;
+  const value = bar.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow');
+  const title = (plot._fullLayout.title?.text ?? '').replace(/<[^>]+>/g, '');  // the theme wraps it in <b>
+  return {traces: plot.data.length, title,
+          levels: (plot._fullLayout.shapes || []).length, value, text: bar.innerText.trim()};
+}"""
+
+
+def test_the_live_mask_chart_draws_the_model_training_now_with_its_levels(server, page):
+    open_train(page, server, "exp=mask&steps=800&seed=47")
+    button(page, "Train").click()
+    page.locator('[data-testid="stProgress"]').wait_for(timeout=PATIENCE_MS)
+    seen = []
+    end = time.monotonic() + PATIENCE_MS / 1000
+    while time.monotonic() < end and not page.get_by_text("Trained live in").count():
+        state = page.evaluate(LIVE_STATE)
+        if state:
+            seen.append(state)
+        time.sleep(0.15)
+    assert seen, "the live chart was never seen"
+    assert {s["title"] for s in seen} <= {"mask off: model 1 of 2", "mask on: model 2 of 2"}
+    assert seen[0]["title"] == "mask off: model 1 of 2"
+    assert all(s["traces"] == 3 and s["levels"] == 2 for s in seen), seen  # one model, chance and entropy
+    assert all(s["text"] == f"{s['value']}%" for s in seen), seen  # the bar's text is its value

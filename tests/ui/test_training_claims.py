@@ -12,6 +12,7 @@ import pytest
 
 from attn_core.training import PRESETS
 from attn_core.training.choices import STEP_BOUNDS, TrainChoice, coerce, from_query, preset_choice
+from attn_core.training.experiments import known_levels
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.plotly_fast import figure_from_spec
 from attn_ui.words import training_words as words
@@ -122,3 +123,61 @@ def test_the_training_quiz_section_is_answered_by_the_shipped_runs():
     assert [q.id for q in questions] == [q.id for q in training.QUESTIONS] and len(questions) == 5
     for question in questions:
         assert question.check() == question.answer, question.id
+
+
+# --- the reviewer's findings: projector verdict, live chart, lines named, heads change, rounding, words, layout ---
+
+
+def _live_stages(choice):
+    """The stages a watcher draws, as the run board keeps them, after each Progress of a real run."""
+    from attn_ui.widgets.training_runs import LiveRun
+
+    live, seen = LiveRun(choice, estimate=1.0), []
+    for progress in choice.progress():
+        live.publish(progress)
+        seen.append(live.view().stages)
+    return seen, progress.result
+
+
+@pytest.mark.parametrize(("choice", "titles"), [
+    (coerce("mask", heads=1, steps=100, seed=11)[0], ("mask off: model 1 of 2", "mask on: model 2 of 2")),
+    (coerce("heads", heads=1, layers=1, steps=100, seed=11)[0], (None,)),
+    (coerce("dropout", heads=1, rates=(0.0, 0.5), steps=100, seed=11)[0], (None,)),
+])
+def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
+    """One model at a time for the mask experiment, named, with the level lines known before the run; the same
+    trace names, colours, dashes and level lines as the finished chart of the model it draws."""
+    seen, result = _live_stages(choice)
+    levels = words.levels_of(choice.experiment, known_levels(choice.config))
+    assert [trace for trace in levels] == list(words.result_chart(result)[1]), "a level line must be right"
+    drawn_titles = []
+    for stages in seen:
+        groups, title = words.live_chart(choice, stages)
+        spec = charts.curves_spec(groups, levels, choice.steps, title=title)
+        assert len(spec["data"]) <= 3 * len(choice.rates or (0,)) and len(spec["layout"]["shapes"]) == len(levels)
+        drawn_titles.append(title)
+    assert tuple(dict.fromkeys(drawn_titles)) == titles
+    finished_groups, _, finished_title = words.result_chart(result, show_masked=True)
+    live, finished = (charts.curves_spec(g, levels, choice.steps, title=t) for g, t in
+                      (words.live_chart(choice, seen[-1]), (finished_groups, finished_title)))
+    keep = ("name", "line", "y")
+    assert [{k: t[k] for k in keep} for t in live["data"]] == [{k: t[k] for k in keep} for t in finished["data"]]
+    assert live["layout"]["shapes"] == finished["layout"]["shapes"]
+    if choice.experiment == "mask":  # the core trains mask off first: the first live title names it so
+        first_stage = seen[0][0][0]
+        assert first_stage == "training without the causal mask" and not result.runs[0].causal
+        assert words.model_name(result.runs[0]) in titles[0]
+
+
+def test_the_live_legend_names_each_curve_once_and_the_bar_says_one_percent():
+    legend = [trace["name"] for trace in charts.curves_spec(*words.live_chart(
+        coerce("mask")[0], [("training without the causal mask", MASK.unmasked.curves)])[:1], (), 1200)["data"]]
+    assert legend == [words.CURVE_LABELS[name] for name in ("train", "held_out", "generating")]
+    assert words.percent_done(0.1375) == 13 and "13%" in words.training_text("training", 0.1375, 1.0, 9.0)
+    assert words.percent_done(0.29) == int(0.29 * 100)  # Streamlit's own truncation, float error included
+
+
+@pytest.mark.parametrize("name", ["mask", "heads", "dropout"])
+def test_levels_known_before_a_run_are_the_presets_levels(name):
+    assert words.levels_of(name, known_levels(PRESETS[name].config)) == words.result_chart(
+        {"mask": MASK, "heads": HEADS, "dropout": DROPOUT}[name])[1]
