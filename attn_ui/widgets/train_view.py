@@ -291,8 +291,11 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
     with left:
         curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}")
     with right.container(key="train-story"):
+        if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
+            st.markdown(words.mask_verdict_short(result))
         panels.metric_tiles(words.mask_tiles(run), columns=2)
-        st.markdown(words.samples_markdown(result, run))
+        if not projector:
+            st.markdown(words.samples_markdown(result, run))
     if not projector:
         st.markdown(words.mask_verdict(result))
 

@@ -250,6 +250,21 @@ def mask_verdict(result: MaskResult) -> str:
     )
 
 
+def mask_verdict_short(result: MaskResult) -> str:
+    """The comparison of both models in three short lines, for projector mode: the same numbers and comparisons as
+    mask_verdict, fewer words."""
+    off, on = result.unmasked, result.masked
+    return "\n".join((
+        f"- **{MODEL_UNMASKED.capitalize()}**: training loss **{off.train_loss:.4f}**, "
+        f"{_relation(off.train_loss, 0, 0.01)} zero; generating loss **{off.generating_loss:.2f}**, "
+        f"{_relation(off.generating_loss, result.chance_loss)} chance ({result.chance_loss:.2f}).",
+        f"- **{MODEL_MASKED.capitalize()}**: generating loss **{on.generating_loss:.4f}**, "
+        f"{_relation(on.generating_loss, result.entropy)} the true entropy ({result.entropy:.4f}).",
+        f"- Sentences in the language: **{on.grammatical_sentences:.0%}** with the mask, "
+        f"**{off.grammatical_sentences:.0%}** without.",
+    ))
+
+
 def scene_numbers(result) -> str:
     """A training scene's numbers, from the shipped run: the final losses that the narration describes."""
     if isinstance(result, MaskResult):

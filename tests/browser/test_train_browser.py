@@ -132,3 +132,15 @@ def test_the_live_mask_chart_draws_the_model_training_now_with_its_levels(server
     assert seen[0]["title"] == "mask off: model 1 of 2"
     assert all(s["traces"] == 3 and s["levels"] == 2 for s in seen), seen  # one model, chance and entropy
     assert all(s["text"] == f"{s['value']}%" for s in seen), seen  # the bar's text is its value
+
+
+def test_projector_mode_shows_the_mask_curves_and_both_models_compared_on_one_screen(new_page, server):
+    page = new_page(1280, 720)
+    open_train(page, server, "exp=mask&mode=projector")
+    verdict = page.get_by_text("Sentences in the language").first
+    verdict.scroll_into_view_if_needed()
+    chart = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()
+    said = verdict.locator("xpath=ancestor::*[@data-testid='stMarkdownContainer'][1]").bounding_box()
+    top, bottom = min(chart["y"], said["y"]), max(chart["y"] + chart["height"], said["y"] + said["height"])
+    assert bottom - top <= 720, (chart, said)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

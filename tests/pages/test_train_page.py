@@ -240,3 +240,18 @@ def test_a_training_scene_shows_the_shipped_curves_and_their_numbers(scene):
     first = specs[0]["data"][0]
     curves = shipped.runs[0].curves if scene.training == "mask" else shipped.curves
     assert first["y"] == list(curves[0].losses)
+
+
+# --- the review's findings ---------------------------------------------------------------------------------------
+
+
+def captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+def test_projector_mode_keeps_the_comparison_of_both_models_beside_the_curves():
+    at = open_page(exp="mask", mode="projector")
+    shipped = PRESETS["mask"].shipped()
+    assert words.mask_verdict_short(shipped) in texts(at)
+    assert words.samples_markdown(shipped, shipped.masked) not in texts(at)  # the samples give way to it
+    assert metrics(at) == words.mask_tiles(shipped.masked)

@@ -128,6 +128,16 @@ def test_the_training_quiz_section_is_answered_by_the_shipped_runs():
 # --- the reviewer's findings: projector verdict, live chart, lines named, heads change, rounding, words, layout ---
 
 
+def test_the_projector_verdict_compares_both_models_in_three_lines():
+    short = words.mask_verdict_short(MASK)
+    off, on = MASK.unmasked, MASK.masked
+    assert short.count("\n- ") == 2 and len(short) < len(words.mask_verdict(MASK))
+    for number in (f"{off.train_loss:.4f}", f"{off.generating_loss:.2f}", f"{on.generating_loss:.4f}",
+                   f"{on.grammatical_sentences:.0%}", f"{off.grammatical_sentences:.0%}"):
+        assert number in short, number
+    assert "close to zero" in short and "above chance" in short and "close to the true entropy" in short
+
+
 def _live_stages(choice):
     """The stages a watcher draws, as the run board keeps them, after each Progress of a real run."""
     from attn_ui.widgets.training_runs import LiveRun
