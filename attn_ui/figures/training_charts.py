@@ -107,6 +107,16 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
     return {"data": traces, "layout": layout}
 
 
+def line_loss_width(spec: dict) -> float:
+    """The loss the width of a curve's line covers on a curves_spec chart: curves closer than this at every step
+    draw as one line. The plot is taken as tall as the figure less its margins, more than Plotly leaves it once
+    the axis titles and the legend have their room, so this errs small: curves it calls one do look like one."""
+    layout = spec["layout"]
+    plot_height = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    widest = max((trace["line"]["width"] for trace in spec["data"] if trace.get("mode") == "lines"), default=0)
+    return layout["yaxis"]["range"][1] * widest / plot_height
+
+
 @dataclass(frozen=True)
 class LearnedHead:
     """A trained model's head as something the Lab's map can draw (maps.ShowsAttention): its learned weights on

@@ -289,7 +289,10 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
     name = words.model_name(run)
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}")
+        spec = curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}")
+        overlap = words.overlap_text(run.curves, charts.line_loss_width(spec))
+        if overlap:
+            st.caption(overlap)
     with right.container(key="train-story"):
         if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
             st.markdown(words.mask_verdict_short(result))

@@ -7,6 +7,7 @@ is described as it turned out.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from types import MappingProxyType
 
@@ -29,8 +30,10 @@ EXPERIMENT_HOW = MappingProxyType({
         "Two models learn one toy language, a small grammar around the lesson's words: one without the "
         "causal mask, one with it. The **training loss** reads each sentence in one pass, the way the model "
         "trains. The **generating loss** gives the model only the words written so far, the way it is used: the "
-        "future does not exist yet. The dotted line is the language's **true entropy**, the lowest loss any "
-        "model can reach on average."
+        "future does not exist yet. The two grey dotted lines are levels, each named at its right end: "
+        "**chance**, the loss of a model that knows nothing and spreads its guess evenly over the vocabulary, and "
+        "the language's **true entropy**, the lowest loss a model can reach on average. The coloured lines are "
+        "the model's losses; the generating loss is the dotted one."
     ),
     "heads": (
         "A model learns sequences of random tokens in which a stretch repeats. Where the stretch starts and how "
@@ -202,7 +205,7 @@ def curve_summary(curve: Curve, model: str = "") -> str:
 def curves_in_words(groups: Sequence[tuple[str, Sequence[Curve]]], levels: Sequence[tuple[str, float]]) -> str:
     """A Markdown list: every curve of the chart, then its reference lines."""
     lines = [f"- {curve_summary(curve, model)}" for model, curves in groups for curve in curves]
-    lines += [f"- {label.capitalize()}: {value:.4f} (a dotted line)." for label, value in levels]
+    lines += [f"- {label.capitalize()}: {value:.4f} (a grey dotted line)." for label, value in levels]
     return "\n".join(lines)
 
 
@@ -263,6 +266,51 @@ def mask_verdict_short(result: MaskResult) -> str:
         f"- Sentences in the language: **{on.grammatical_sentences:.0%}** with the mask, "
         f"**{off.grammatical_sentences:.0%}** without.",
     ))
+
+
+NUMBER_WORDS = MappingProxyType({2: "two", 3: "three", 4: "four"})
+
+
+def _apart(first: Curve, second: Curve) -> float:
+    """The largest gap between two curves over the steps both have."""
+    common = dict(zip(second.steps, second.losses, strict=True))
+    return max((abs(loss - common[step]) for step, loss in zip(first.steps, first.losses, strict=True)
+                if step in common), default=float("inf"))
+
+
+def _together(curves: Sequence[Curve], tolerance: float) -> list[tuple[tuple[Curve, ...], float]]:
+    """Sets of curves that are closer than `tolerance` at every step, pair by pair (so each draws as one line),
+    the largest set first, with the largest gap inside it."""
+    left, found = list(curves), []
+    while len(left) > 1:
+        best = None
+        for size in range(len(left), 1, -1):
+            for subset in itertools.combinations(left, size):
+                gap = max(_apart(a, b) for a, b in itertools.combinations(subset, 2))
+                if gap < tolerance and (best is None or gap < best[1]):
+                    best = (subset, gap)
+            if best:
+                break
+        if best is None:
+            break
+        found.append(best)
+        left = [curve for curve in left if curve not in best[0]]
+    return found
+
+
+def overlap_text(curves: Sequence[Curve], tolerance: float) -> str:
+    """Which curves of a chart lie on top of each other, so a student knows why fewer lines show; "" if none do.
+    `tolerance` is the loss a drawn line's width covers on the chart (training_charts.line_loss_width)."""
+    sentences = []
+    for subset, gap in _together(curves, tolerance):
+        names = [CURVE_LABELS.get(curve.name, curve.name) for curve in subset]
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        how_close = ("are equal at every step" if gap == 0 else
+                     f"lie on top of each other: at no step are they more than {gap:.4f} apart, less than the width "
+                     "of a line on this chart")
+        count = NUMBER_WORDS.get(len(subset), str(len(subset)))
+        sentences.append(f"The {listed} {how_close}, so {count} curves show as one.")
+    return " ".join(sentences)
 
 
 def scene_numbers(result) -> str:

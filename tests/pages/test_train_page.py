@@ -255,3 +255,14 @@ def test_projector_mode_keeps_the_comparison_of_both_models_beside_the_curves():
     assert words.mask_verdict_short(shipped) in texts(at)
     assert words.samples_markdown(shipped, shipped.masked) not in texts(at)  # the samples give way to it
     assert metrics(at) == words.mask_tiles(shipped.masked)
+
+
+def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
+    at = mask_page
+    shipped = PRESETS["mask"].shipped()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    from attn_ui.figures.training_charts import line_loss_width
+
+    shown = words.overlap_text(shipped.masked.curves, line_loss_width(spec)) if at.toggle(key="train.show").value \
+        else words.overlap_text(shipped.unmasked.curves, line_loss_width(spec))
+    assert shown and shown in captions(at)

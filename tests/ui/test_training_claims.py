@@ -191,3 +191,30 @@ def test_the_live_legend_names_each_curve_once_and_the_bar_says_one_percent():
 def test_levels_known_before_a_run_are_the_presets_levels(name):
     assert words.levels_of(name, known_levels(PRESETS[name].config)) == words.result_chart(
         {"mask": MASK, "heads": HEADS, "dropout": DROPOUT}[name])[1]
+
+
+def test_the_mask_words_name_each_dotted_line():
+    how = words.EXPERIMENT_HOW["mask"]
+    spec = charts.curves_spec([("", MASK.masked.curves)], words.mask_levels(MASK), 1200, title="mask on")
+    dotted_levels = [shape for shape in spec["layout"]["shapes"] if shape["line"]["dash"] == "dot"]
+    dotted_curves = [trace["name"] for trace in spec["data"] if trace["line"]["dash"] == "dot"]
+    assert len(dotted_levels) == 2 and "two grey dotted lines" in how
+    assert "**chance**" in how and "**true entropy**" in how
+    assert dotted_curves == [words.CURVE_LABELS["generating"]] and "the generating loss is the dotted one" in how
+    assert "The dotted line is" not in how
+
+
+def test_curves_that_lie_on_top_of_each_other_are_said_to():
+    spec = charts.curves_spec([("", MASK.masked.curves)], words.mask_levels(MASK), 1200, title="mask on")
+    tolerance = charts.line_loss_width(spec)
+    plot = spec["layout"]["height"] - spec["layout"]["margin"]["t"] - spec["layout"]["margin"]["b"]
+    assert tolerance == pytest.approx(spec["layout"]["yaxis"]["range"][1] * 3 / plot)
+    on = words.overlap_text(MASK.masked.curves, tolerance)
+    gap = max(abs(a - b) for x in MASK.masked.curves for y in MASK.masked.curves
+              for a, b in zip(x.losses, y.losses, strict=True))
+    assert gap < tolerance and f"{gap:.4f}" in on and "three curves show as one" in on
+    off = words.overlap_text(MASK.unmasked.curves, tolerance)
+    assert "training loss and held-out loss" in off and "two curves show as one" in off and "generating" not in off
+    equal = words.overlap_text(MASK.masked.curves, gap / 2)  # the training loss is further apart than that
+    assert equal == "The held-out loss and generating loss are equal at every step, so two curves show as one."
+    assert words.overlap_text(MASK.masked.curves, 0.0) == ""  # nothing closer than no width at all
