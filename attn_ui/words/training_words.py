@@ -75,12 +75,13 @@ ENTROPY_LEVEL = "true entropy"
 CHANCE_LEVEL = "chance"
 CURVES_IN_WORDS = "The curves in words"
 SAMPLES_HEADING = "What it writes"
-HEADS_TABLE_HEADING = "Per head: what it looks at, and what silencing it costs"
+HEADS_TABLE_HEADING = "Per head: what it looks at, and what silencing it changes"
 HEADS_TABLE_HOW = (
     "**L** is the layer, **H** the head. **Previous-token**: weight on the token just before. **Duplicate-token**: "
     "weight on the earlier copy of "
-    "the current token. **Induction**: weight on the token right after that earlier copy. **Silenced**: the loss "
-    "on the repeat with this head's output set to zero."
+    "the current token. **Induction**: weight on the token right after that earlier copy. **Without it**: the "
+    "loss on the repeat with this head's output set to zero, and in brackets its change from the full model's "
+    "loss (in the column's name): a plus means the loss rises without the head, a minus that it falls."
 )
 MAP_PICK = "Map of"
 MAP_HOW = (
@@ -341,14 +342,34 @@ def heads_levels(result: HeadsResult) -> tuple[tuple[str, float], ...]:
     return levels_of("heads", {"chance": result.chance_loss})
 
 
+def _signed(value: float) -> str:
+    """A change as a student reads it: +0.12, −0.04 (a real minus sign), or 0.00."""
+    text = f"{value:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text.replace("-", "\u2212")
+
+
+def silenced_change(result: HeadsResult, score) -> tuple[str, str]:
+    """(the change of the loss on the repeat when this head is silenced, against the full model, as shown; what it
+    does: "rises", "falls" or "stays"). The change is of the two numbers as printed, so the table adds up."""
+    change = round(score.silenced_repeat_loss, 2) - round(result.repeat_loss, 2)
+    text = _signed(change)
+    return text, "stays" if text == "0.00" else ("rises" if change > 0 else "falls")
+
+
+def without_column(result: HeadsResult) -> str:
+    return f"without it: loss on the repeat (full model {result.repeat_loss:.2f})"
+
+
 def heads_rows(result: HeadsResult) -> list[dict[str, str]]:
-    """The head table, one row a head, numbers as the page prints them."""
-    return [
-        {"head": f"L{score.layer} H{score.head}", "previous-token": f"{score.previous_token:.3f}",
-         "duplicate-token": f"{score.duplicate_token:.3f}", "induction": f"{score.induction:.3f}",
-         "silenced": f"{score.silenced_repeat_loss:.2f}"}
-        for score in result.heads
-    ]
+    """The head table, one row a head, numbers as the page prints them. The last column is the loss on the repeat
+    with the head silenced and, in brackets, its signed change from the full model's loss named in the header."""
+    rows = []
+    for score in result.heads:
+        change, way = silenced_change(result, score)
+        rows.append({"head": f"L{score.layer} H{score.head}", "previous-token": f"{score.previous_token:.3f}",
+                     "duplicate-token": f"{score.duplicate_token:.3f}", "induction": f"{score.induction:.3f}",
+                     without_column(result): f"{score.silenced_repeat_loss:.2f} ({change}, {way})"})
+    return rows
 
 
 def _drop_step(curve: Curve) -> int | None:
@@ -364,12 +385,21 @@ def heads_verdict(result: HeadsResult) -> str:
     worst = max(result.heads, key=lambda score: score.silenced_repeat_loss)
     drop = _drop_step(repeat)
     where = f" The steepest fall comes just before step {drop}." if drop else ""
-    return (
+    text = (
         f"The loss on the repeat goes from **{repeat.losses[0]:.2f}** to **{result.repeat_loss:.2f}** "
         f"(chance {result.chance_loss:.2f}).{where} The strongest induction score is layer {best.layer}, head "
-        f"{best.head} at **{best.induction:.3f}**. Silencing layer {worst.layer}, head {worst.head} costs the "
-        f"dearest: the loss on the repeat goes from {result.repeat_loss:.2f} to **{worst.silenced_repeat_loss:.2f}**."
+        f"{best.head} at **{best.induction:.3f}**."
     )
+    if silenced_change(result, worst)[1] == "rises":
+        text += (f" Silencing layer {worst.layer}, head {worst.head} costs the dearest: the loss on the repeat "
+                 f"rises from {result.repeat_loss:.2f} to **{worst.silenced_repeat_loss:.2f}**.")
+    else:
+        text += " Silencing any one head does not raise the loss on the repeat."
+    falls = [score for score in result.heads if silenced_change(result, score)[1] == "falls"]
+    for score in falls:
+        text += (f" Without layer {score.layer}, head {score.head} the loss on the repeat falls, to "
+                 f"{score.silenced_repeat_loss:.2f}: the model does better on the repeat without it.")
+    return text
 
 
 def map_alt(result: HeadsResult, layer: int, head: int) -> str:

@@ -266,3 +266,11 @@ def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
     shown = words.overlap_text(shipped.masked.curves, line_loss_width(spec)) if at.toggle(key="train.show").value \
         else words.overlap_text(shipped.unmasked.curves, line_loss_width(spec))
     assert shown and shown in captions(at)
+
+
+def test_the_heads_table_states_its_baseline_and_signs_the_change():
+    at = open_page(exp="heads")
+    shipped = PRESETS["heads"].shipped()
+    (row,) = [row for row in table_rows(at) if row["head"] == "L1 H2"]
+    assert row[words.without_column(shipped)] == "0.14 (\u22120.04, falls)"
+    assert words.HEADS_TABLE_HEADING in [s.value for s in at.subheader]

@@ -218,3 +218,16 @@ def test_curves_that_lie_on_top_of_each_other_are_said_to():
     equal = words.overlap_text(MASK.masked.curves, gap / 2)  # the training loss is further apart than that
     assert equal == "The held-out loss and generating loss are equal at every step, so two curves show as one."
     assert words.overlap_text(MASK.masked.curves, 0.0) == ""  # nothing closer than no width at all
+
+
+def test_the_heads_table_shows_a_signed_change_against_the_full_model():
+    rows = {row["head"]: row for row in words.heads_rows(HEADS)}
+    column = words.without_column(HEADS)
+    assert f"full model {HEADS.repeat_loss:.2f}" in column
+    assert rows["L1 H2"][column] == "0.14 (\u22120.04, falls)"  # silencing it lowers the loss: not a cost
+    assert rows["L1 H1"][column] == "3.11 (+2.93, rises)"
+    verdict = words.heads_verdict(HEADS)
+    assert "Without layer 1, head 2 the loss on the repeat falls, to 0.14" in verdict
+    helped = dataclasses.replace(HEADS, heads=tuple(dataclasses.replace(s, silenced_repeat_loss=0.1)
+                                                    for s in HEADS.heads))
+    assert "does not raise" in words.heads_verdict(helped) and "costs" not in words.heads_verdict(helped)
