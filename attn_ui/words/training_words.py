@@ -11,6 +11,7 @@ import itertools
 from collections.abc import Sequence
 from types import MappingProxyType
 
+from attn_core.lessons.heads import GPT2
 from attn_core.training.experiments import Curve, DropoutResult, HeadsResult, MaskResult, MaskRun
 from attn_ui.words.escape import md_escape
 
@@ -63,10 +64,14 @@ PRESET_SHOWN = "Showing the precomputed run of this preset. **Train** runs it ag
 PRESET_WHILE_WAITING = "Meanwhile: the precomputed run of this preset. The live run replaces it when its turn comes."
 NOT_RUN_YET = "This setting has not been trained on this server yet: press **Train**."
 STOPPED = "Stopped. Nothing of this run is kept; press **Train** to start again."
-PAGE_TASK = (
-    "Switch the mask experiment to one head and train it; then open the heads experiment, choose one layer and "
-    "train again. Does the loss on the repeat still drop?"
-)
+PAGE_TASKS = MappingProxyType({  # one task an experiment, each done with the switches on screen
+    "mask": ("Your turn: choose one head and press **Train**. Does the model without the mask still reach a "
+             "training loss near zero while its generating loss stays high?"),
+    "heads": ("Your turn: choose one layer and press **Train**. Does the loss on the repeat still drop, or does it "
+              "stay near chance?"),
+    "dropout": ("Your turn: change the seed and press **Train**. With other training sentences, does dropout still "
+                "lower the held-out loss, and does the gap stay open?"),
+})
 CURVE_LABELS = MappingProxyType({"train": "training loss", "held_out": "held-out loss",
                                  "generating": "generating loss", "repeat": "loss on the repeat"})
 STEP_AXIS = "training step"
@@ -465,5 +470,12 @@ def dropout_verdict(result: DropoutResult) -> str:
         f"**{best.held_out_loss:.3f}**, so it narrows the gap from {first.gap:.2f} to **{best.gap:.2f}**"
         + (", and closes it." if closed else
            ", but does not close it. At this scale the few training sentences give too little to learn from, "
-           "and dropout cannot make up for that; the lesson's model has millions of parameters and far more text.")
+           f"and dropout cannot make up for that. {_lesson_model_warning()}")
     )
+
+
+def _lesson_model_warning() -> str:
+    """The lesson's own case, sized from the core's record of it (GPT-2 124M)."""
+    size = GPT2.name.rsplit(" ", 1)[-1]
+    return (f"The lesson warns of the same at scale: its GPT-2-sized model, {size} parameters, trained on one short "
+            "story, learns that story by heart.")

@@ -268,6 +268,13 @@ def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
     assert shown and shown in captions(at)
 
 
+@pytest.mark.parametrize("experiment", ["mask", "heads", "dropout"])
+def test_each_experiment_shows_its_own_task(experiment):
+    at = open_page(exp=experiment)
+    tasks = [task for task in words.PAGE_TASKS.values() if task in captions(at)]
+    assert tasks == [words.PAGE_TASKS[experiment]]
+
+
 def test_the_heads_table_states_its_baseline_and_signs_the_change():
     at = open_page(exp="heads")
     shipped = PRESETS["heads"].shipped()

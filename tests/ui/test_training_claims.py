@@ -11,7 +11,16 @@ import plotly.graph_objects as go
 import pytest
 
 from attn_core.training import PRESETS
-from attn_core.training.choices import STEP_BOUNDS, TrainChoice, coerce, from_query, preset_choice
+from attn_core.training.choices import (
+    EXPERIMENTS,
+    HEAD_OPTIONS,
+    LAYER_OPTIONS,
+    STEP_BOUNDS,
+    TrainChoice,
+    coerce,
+    from_query,
+    preset_choice,
+)
 from attn_core.training.experiments import known_levels
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.plotly_fast import figure_from_spec
@@ -231,3 +240,12 @@ def test_the_heads_table_shows_a_signed_change_against_the_full_model():
     helped = dataclasses.replace(HEADS, heads=tuple(dataclasses.replace(s, silenced_repeat_loss=0.1)
                                                     for s in HEADS.heads))
     assert "does not raise" in words.heads_verdict(helped) and "costs" not in words.heads_verdict(helped)
+
+
+def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its_own_task():
+    verdict = words.dropout_verdict(DROPOUT)
+    assert "GPT-2-sized model, 124M parameters" in verdict and "millions" not in verdict
+    assert set(words.PAGE_TASKS) == set(EXPERIMENTS) and len(set(words.PAGE_TASKS.values())) == len(EXPERIMENTS)
+    assert "one head" in words.PAGE_TASKS["mask"] and 1 in HEAD_OPTIONS
+    assert "one layer" in words.PAGE_TASKS["heads"] and 1 in LAYER_OPTIONS
+    assert "seed" in words.PAGE_TASKS["dropout"] and "mask" not in words.PAGE_TASKS["dropout"]
