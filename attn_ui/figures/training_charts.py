@@ -22,6 +22,15 @@ from attn_ui.words import training_words as words
 from attn_ui.words.escape import plotly_escape
 
 HEADROOM = 1.08  # the y axis reaches this far above the highest loss or level
+TOP_ROOM = 40  # px above the plot: the title on the left, Plotly's and Streamlit's toolbars on the right, so
+# neither covers a level's label near the top of the plot
+
+
+def _legend(style: ChartStyle) -> dict:
+    """A horizontal legend at the foot of the whole figure (container coordinates): Plotly reserves its rows as
+    margin, so however many rows a narrow phone wraps it into, it stays below the x axis title."""
+    return {"orientation": "h", "xref": "paper", "x": 0, "yref": "container", "y": 0, "yanchor": "bottom",
+            "font": {"size": style.font}}
 
 
 def _axes(style: ChartStyle, total_steps: int, top: float) -> dict:
@@ -67,11 +76,9 @@ def curves_spec(
                       "text": plotly_escape(f"{label} {value:.2f}"), "showarrow": False,
                       "font": {"size": style.font, "color": LEVEL_COLOUR}})
     layout = base_layout(
-        style.height, {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10},
         **_axes(style, total_steps, top or highest * HEADROOM), shapes=shapes, annotations=notes,
-        # below the axis title, further down as the font grows (a projector's 20 px would sit on the title)
-        legend={"orientation": "h", "y": -0.22 - 0.012 * (style.font - 13), "x": 0, "font": {"size": style.font}},
-        hovermode="closest",
+        legend=_legend(style), hovermode="closest",
     )
     if title:
         layout["title"] = {"text": plotly_escape(title), "x": 0, "font": {"size": style.title_font}}
@@ -98,11 +105,11 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
     top = max(run.held_out_loss for run in result.runs) * 1.2
     tick = {"size": style.font}
     layout = base_layout(
-        style.height, {"l": 10, "r": 10, "t": 10, "b": 10}, barmode="group",
+        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10}, barmode="group",
         xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
         yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
                "fixedrange": True},
-        legend={"orientation": "h", "y": -0.15, "x": 0, "font": tick},
+        legend=_legend(style),
     )
     return {"data": traces, "layout": layout}
 

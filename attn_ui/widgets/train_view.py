@@ -316,9 +316,10 @@ def show_heads(result, projector: bool) -> None:
     names = {f"layer {score.layer}, head {score.head}": score for score in result.heads}
     strongest = max(names, key=lambda name: names[name].induction)
     shape = f"{result.config.layers}x{result.config.heads}"  # another model shape, another set of options
+    # the chooser before the map, so on a phone (columns stacked) it comes first, as it does in reading order
+    picked = st.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
+                      key=f"train.map.{shape}")
     board, notes = st.columns([1.3, 1], gap="medium")
-    picked = notes.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
-                         key=f"train.map.{shape}")
     score = names.get(picked, names[strongest])
     layer, head = score.layer, score.head
     selection = st.session_state.get("train.map_click")

@@ -134,6 +134,50 @@ def test_the_live_mask_chart_draws_the_model_training_now_with_its_levels(server
     assert all(s["text"] == f"{s['value']}%" for s in seen), seen  # the bar's text is its value
 
 
+def _boxes(page, index: int) -> dict:
+    return page.evaluate("""([index]) => {
+      const plot = document.querySelectorAll('.js-plotly-plot')[index];
+      const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                           return r.width && r.height ? [r.left, r.top, r.right, r.bottom] : null; };
+      const chart = plot.closest('[data-testid="stPlotlyChart"]') || plot;
+      const toolbars = '.modebar-container .modebar, [data-testid="stElementToolbar"]';
+      const tools = [...chart.parentElement.querySelectorAll(toolbars)];
+      return {xtitle: box(plot.querySelector('.g-xtitle')), legend: box(plot.querySelector('.legend')),
+              notes: [...plot.querySelectorAll('.annotation')].map(box).filter(Boolean),
+              tools: tools.map(box).filter(Boolean)};
+    }""", [index])
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 720), (1366, 768)])
+@pytest.mark.parametrize("experiment", ["dropout", "heads", "mask"])
+def test_legends_axis_titles_labels_and_toolbars_never_collide(new_page, server, experiment, width, height):
+    page = new_page(width, height)
+    open_train(page, server, f"exp={experiment}")
+    charts = 2 if experiment == "dropout" else 1  # the curves (and the dropout bars); the heads map has no legend
+    for index in range(charts):
+        page.locator('.js-plotly-plot').nth(index).scroll_into_view_if_needed()
+        page.locator('.js-plotly-plot').nth(index).hover()
+        page.wait_for_timeout(300)
+        boxes = _boxes(page, index)
+        if boxes["xtitle"] and boxes["legend"]:
+            assert not _overlap(boxes["xtitle"], boxes["legend"]), boxes
+        for tool in boxes["tools"]:
+            for note in boxes["notes"]:
+                assert not _overlap(tool, note), (tool, note)
+
+
+def test_on_a_phone_the_head_chooser_comes_before_its_map(new_page, server):
+    page = new_page(390, 844)
+    open_train(page, server, "exp=heads")
+    chooser = page.get_by_role("radiogroup").first.bounding_box()
+    learned = page.locator('[data-testid="stPlotlyChart"]').nth(1).bounding_box()
+    assert chooser["y"] + chooser["height"] <= learned["y"]
+
+
 def test_projector_mode_shows_the_mask_curves_and_both_models_compared_on_one_screen(new_page, server):
     page = new_page(1280, 720)
     open_train(page, server, "exp=mask&mode=projector")

@@ -281,3 +281,16 @@ def test_the_heads_table_states_its_baseline_and_signs_the_change():
     (row,) = [row for row in table_rows(at) if row["head"] == "L1 H2"]
     assert row[words.without_column(shipped)] == "0.14 (\u22120.04, falls)"
     assert words.HEADS_TABLE_HEADING in [s.value for s in at.subheader]
+
+
+def test_the_map_chooser_comes_before_the_map():
+    at = open_page(exp="heads")
+    order = [node.type for node in _in_reading_order(at.main) if node.type in ("radio", "plotly_chart")]
+    assert order == ["plotly_chart", "radio", "plotly_chart"], "curves, then the head chooser, then its map"
+
+
+def _in_reading_order(node):
+    """Every element under a block, depth first: the order a phone stacks them in, columns one after another."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _in_reading_order(child)

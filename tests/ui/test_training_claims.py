@@ -249,3 +249,13 @@ def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its
     assert "one head" in words.PAGE_TASKS["mask"] and 1 in HEAD_OPTIONS
     assert "one layer" in words.PAGE_TASKS["heads"] and 1 in LAYER_OPTIONS
     assert "seed" in words.PAGE_TASKS["dropout"] and "mask" not in words.PAGE_TASKS["dropout"]
+
+
+@pytest.mark.parametrize("spec", [
+    charts.curves_spec([("", HEADS.curves)], words.heads_levels(HEADS), 2000),
+    charts.dropout_bars_spec(DROPOUT),
+], ids=["curves", "bars"])
+def test_legends_sit_at_the_foot_of_the_figure_and_the_top_leaves_room_for_the_toolbar(spec):
+    legend = spec["layout"]["legend"]
+    assert (legend["yref"], legend["y"], legend["yanchor"]) == ("container", 0, "bottom")
+    assert spec["layout"]["margin"]["t"] >= charts.TOP_ROOM
