@@ -24,6 +24,7 @@ from attn_ui.words.escape import plotly_escape
 HEADROOM = 1.08  # the y axis reaches this far above the highest loss or level
 TOP_ROOM = 40  # px above the plot: the title on the left, Plotly's and Streamlit's toolbars on the right, so
 # neither covers a level's label near the top of the plot
+HELD_OUT_PATTERN = "/"  # a held-out bar is hatched, as its curve is dashed: colour is the dropout p on both charts
 
 
 def _legend(style: ChartStyle) -> dict:
@@ -58,8 +59,8 @@ def curves_spec(
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
         for curve in curves:
-            colour = (MODEL_COLOURS[index % len(MODEL_COLOURS)] if len(groups) > 1
-                      else CURVE_COLOURS.get(curve.name, LEVEL_COLOUR))  # several models: colour names the model
+            # several models: colour names the model; one: it names the curve
+            colour = group_colour(index, len(groups)) or CURVE_COLOURS.get(curve.name, LEVEL_COLOUR)
             name = words.CURVE_LABELS.get(curve.name, curve.name)
             traces.append({
                 "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),
@@ -85,27 +86,44 @@ def curves_spec(
     return {"data": traces, "layout": layout}
 
 
+def group_colour(index: int, groups: int) -> str | None:
+    """The colour of a chart's group when there are several (one model, one dropout p), as curves_spec colours
+    it; None for a lone group, whose curves are coloured by what they measure."""
+    return MODEL_COLOURS[index % len(MODEL_COLOURS)] if groups > 1 else None
+
+
 def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
-    """Training and held-out loss at the end, one pair of bars a dropout p, the true entropy as a level."""
+    """Training and held-out loss at the end, one pair of bars a dropout p, the true entropy as a level across the
+    whole plot. A bar has its p's colour from the curve chart beside it (a lone p: the curves' own colours); the
+    held-out bar is hatched, as the held-out curve is dashed. The numbers on the bars are printed as the table
+    prints them (3 decimals)."""
     rates = [words.rate_label(run.p) for run in result.runs]
+    count = len(result.runs)
     traces = []
     for name, values in (("train", [run.train_loss for run in result.runs]),
                          ("held_out", [run.held_out_loss for run in result.runs])):
+        colours = [group_colour(index, count) or CURVE_COLOURS[name] for index in range(count)]
+        pattern = {"shape": HELD_OUT_PATTERN if name == "held_out" else "", "fillmode": "replace", "solidity": 0.5}
         traces.append({
-            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values,
-            "marker": {"color": CURVE_COLOURS[name]}, "text": [f"{v:.2f}" for v in values],
-            "textposition": "outside", "textfont": {"size": style.font}, "cliponaxis": False,
-            "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
+            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values, "showlegend": False,
+            "marker": {"color": colours, "pattern": pattern, "line": {"color": colours, "width": 2}},
+            "text": [f"{v:.3f}" for v in values], "textposition": "outside", "textfont": {"size": style.font},
+            "cliponaxis": False, "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
         })
-    traces.append({  # the true entropy as a legend entry, not a label that could sit on a bar
-        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": rates,
-        "y": [result.entropy] * len(rates), "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"},
-        "hovertemplate": f"{words.ENTROPY_LEVEL} %{{y:.4f}}<extra></extra>",
+        traces.append({  # its legend entry in the level grey: the colours belong to the p's, not to the loss
+            "type": "bar", "name": words.CURVE_LABELS[name], "x": [None], "y": [None], "hoverinfo": "skip",
+            "marker": {"color": LEVEL_COLOUR, "pattern": pattern, "line": {"color": LEVEL_COLOUR, "width": 2}},
+        })
+    traces.append({  # the true entropy's legend entry; its line is a shape across the whole plot
+        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": [None],
+        "y": [None], "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}, "hoverinfo": "skip",
     })
+    entropy_line = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": result.entropy, "y1": result.entropy,
+                    "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}}
     top = max(run.held_out_loss for run in result.runs) * 1.2
     tick = {"size": style.font}
     layout = base_layout(
-        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10}, barmode="group",
+        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10}, barmode="group", shapes=[entropy_line],
         xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
         yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
                "fixedrange": True},

@@ -23,6 +23,7 @@ from attn_core.training.choices import (
 )
 from attn_core.training.experiments import known_levels
 from attn_ui.figures import training_charts as charts
+from attn_ui.figures.palette import LEVEL_COLOUR
 from attn_ui.figures.plotly_fast import figure_from_spec
 from attn_ui.words import training_words as words
 
@@ -242,6 +243,14 @@ def test_the_heads_table_shows_a_signed_change_against_the_full_model():
     assert "does not raise" in words.heads_verdict(helped) and "costs" not in words.heads_verdict(helped)
 
 
+def test_the_bars_print_a_loss_as_the_table_does():
+    bars = charts.dropout_bars_spec(DROPOUT)
+    shown = {trace["name"]: trace["text"] for trace in bars["data"] if trace.get("text")}
+    table = words.dropout_rows(DROPOUT)
+    assert shown[words.CURVE_LABELS["train"]] == [row["training loss"] for row in table]
+    assert shown[words.CURVE_LABELS["held_out"]] == [row["held-out loss"] for row in table]
+
+
 def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its_own_task():
     verdict = words.dropout_verdict(DROPOUT)
     assert "GPT-2-sized model, 124M parameters" in verdict and "millions" not in verdict
@@ -249,6 +258,21 @@ def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its
     assert "one head" in words.PAGE_TASKS["mask"] and 1 in HEAD_OPTIONS
     assert "one layer" in words.PAGE_TASKS["heads"] and 1 in LAYER_OPTIONS
     assert "seed" in words.PAGE_TASKS["dropout"] and "mask" not in words.PAGE_TASKS["dropout"]
+
+
+def test_the_dropout_bars_take_the_curves_colours_and_the_entropy_spans_the_plot():
+    curves = charts.curves_spec(*words.result_chart(DROPOUT)[:2], 800)
+    by_p = [trace["line"]["color"] for trace in curves["data"]][::2]  # train, held-out a p: one colour a p
+    bars = charts.dropout_bars_spec(DROPOUT)
+    drawn = [trace for trace in bars["data"] if trace["type"] == "bar" and trace["y"] != [None]]
+    for trace in drawn:
+        assert trace["marker"]["color"] == by_p and trace["showlegend"] is False
+    assert [t["marker"]["pattern"]["shape"] for t in drawn] == ["", charts.HELD_OUT_PATTERN]
+    assert [t["line"]["dash"] for t in curves["data"][:2]] == ["solid", "dash"]  # held-out: dashed and hatched
+    legend = [t for t in bars["data"] if t.get("showlegend") is not False]
+    assert {t["marker"]["color"] for t in legend if t["type"] == "bar"} == {LEVEL_COLOUR}  # no p's colour
+    (line,) = bars["layout"]["shapes"]
+    assert (line["xref"], line["x0"], line["x1"], line["y0"]) == ("paper", 0, 1, DROPOUT.entropy)
 
 
 @pytest.mark.parametrize("spec", [
