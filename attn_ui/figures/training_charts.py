@@ -51,16 +51,18 @@ def curves_spec(
     style: ChartStyle = CHART,
     title: str | None = None,
     top: float | None = None,
+    groups_in_all: int | None = None,
 ) -> dict:
     """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
     reference levels, as a plain figure dict for ReadyFigure. `top` fixes the y axis, so two charts side by side
-    share one scale."""
+    share one scale. `groups_in_all` is how many groups the finished chart will have (a live run draws fewer):
+    it decides whether colour names the group or the curve, so a live chart never changes its colours."""
     traces, highest = [], max([value for _, value in levels] or [1.0])
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
         for curve in curves:
             # several models: colour names the model; one: it names the curve
-            colour = group_colour(index, len(groups)) or CURVE_COLOURS.get(curve.name, LEVEL_COLOUR)
+            colour = group_colour(index, groups_in_all or len(groups)) or CURVE_COLOURS.get(curve.name, LEVEL_COLOUR)
             name = words.CURVE_LABELS.get(curve.name, curve.name)
             traces.append({
                 "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),

@@ -251,8 +251,8 @@ def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style,
     """The live chart in the finished chart's encoding (words.live_chart): its title, colours and level lines."""
     percent = words.percent_done(view.fraction)
     bar.progress(percent, text=f"{percent}%")  # one whole number for the bar and its text
-    groups, title = words.live_chart(choice, view.stages)
-    spec = charts.curves_spec(groups, levels, choice.steps, style, title)
+    groups, title, groups_in_all = words.live_chart(choice, view.stages)
+    spec = charts.curves_spec(groups, levels, choice.steps, style, title, groups_in_all=groups_in_all)
     chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=dict(STILL),
                        alt=words.chart_alt(title or words.EXPERIMENT_NAMES[choice.experiment], groups, levels))
     words_box.markdown(words.curves_in_words(groups, levels))

@@ -159,16 +159,18 @@ def levels_of(experiment: str, known: dict[str, float]) -> tuple[tuple[str, floa
     return tuple((label[name], known[name]) for name in wanted)
 
 
-def live_chart(choice, stages) -> tuple[list, str | None]:
-    """(groups, title) of the live chart, encoded as the finished chart is: the mask experiment draws only the model
-    training now, named; the heads experiment its one model; dropout one group a p, in the order they train."""
+def live_chart(choice, stages) -> tuple[list, str | None, int]:
+    """(groups, title, groups the finished chart has) of the live chart, encoded as the finished chart is: the mask
+    experiment draws only the model training now, named; the heads experiment its one model; dropout one group a p,
+    in the order they train, each in its p's colour from the first one on."""
     if choice.experiment == "mask":
         index = len(stages) - 1  # the core trains mask off first, then mask on (MaskResult.runs)
         name = (MODEL_UNMASKED, MODEL_MASKED)[index]
-        return [("", stages[-1][1])], f"{name}: model {index + 1} of {choice.models}"
+        return [("", stages[-1][1])], f"{name}: model {index + 1} of {choice.models}", 1
     if choice.experiment == "dropout":
-        return [(rate_label(p), curves) for p, (_, curves) in zip(choice.rates, stages, strict=False)], None
-    return [("", stages[-1][1])], None
+        groups = [(rate_label(p), curves) for p, (_, curves) in zip(choice.rates, stages, strict=False)]
+        return groups, None, len(choice.rates)
+    return [("", stages[-1][1])], None, 1
 
 
 def result_chart(result, show_masked: bool = True) -> tuple[list, tuple[tuple[str, float], ...], str | None]:

@@ -170,16 +170,20 @@ def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
     seen, result = _live_stages(choice)
     levels = words.levels_of(choice.experiment, known_levels(choice.config))
     assert [trace for trace in levels] == list(words.result_chart(result)[1]), "a level line must be right"
+    finished_groups, _, finished_title = words.result_chart(result, show_masked=True)
+    finished = charts.curves_spec(finished_groups, levels, choice.steps, title=finished_title)
+    colour = {trace["name"]: trace["line"]["color"] for trace in finished["data"]}
     drawn_titles = []
     for stages in seen:
-        groups, title = words.live_chart(choice, stages)
-        spec = charts.curves_spec(groups, levels, choice.steps, title=title)
+        groups, title, groups_in_all = words.live_chart(choice, stages)
+        spec = charts.curves_spec(groups, levels, choice.steps, title=title, groups_in_all=groups_in_all)
         assert len(spec["data"]) <= 3 * len(choice.rates or (0,)) and len(spec["layout"]["shapes"]) == len(levels)
+        if choice.experiment != "mask":  # mask: the unmasked model's chart is its own finished chart
+            assert all(trace["line"]["color"] == colour[trace["name"]] for trace in spec["data"]), "colours moved"
         drawn_titles.append(title)
     assert tuple(dict.fromkeys(drawn_titles)) == titles
-    finished_groups, _, finished_title = words.result_chart(result, show_masked=True)
-    live, finished = (charts.curves_spec(g, levels, choice.steps, title=t) for g, t in
-                      (words.live_chart(choice, seen[-1]), (finished_groups, finished_title)))
+    groups, title, groups_in_all = words.live_chart(choice, seen[-1])
+    live = charts.curves_spec(groups, levels, choice.steps, title=title, groups_in_all=groups_in_all)
     keep = ("name", "line", "y")
     assert [{k: t[k] for k in keep} for t in live["data"]] == [{k: t[k] for k in keep} for t in finished["data"]]
     assert live["layout"]["shapes"] == finished["layout"]["shapes"]
@@ -190,8 +194,8 @@ def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
 
 
 def test_the_live_legend_names_each_curve_once_and_the_bar_says_one_percent():
-    legend = [trace["name"] for trace in charts.curves_spec(*words.live_chart(
-        coerce("mask")[0], [("training without the causal mask", MASK.unmasked.curves)])[:1], (), 1200)["data"]]
+    legend = [trace["name"] for trace in charts.curves_spec(words.live_chart(
+        coerce("mask")[0], [("training without the causal mask", MASK.unmasked.curves)])[0], (), 1200)["data"]]
     assert legend == [words.CURVE_LABELS[name] for name in ("train", "held_out", "generating")]
     assert words.percent_done(0.1375) == 13 and "13%" in words.training_text("training", 0.1375, 1.0, 9.0)
     assert words.percent_done(0.29) == int(0.29 * 100)  # Streamlit's own truncation, float error included
