@@ -110,7 +110,8 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
             "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values, "showlegend": False,
             "marker": {"color": colours, "pattern": pattern, "line": {"color": colours, "width": 2}},
             "text": [f"{v:.3f}" for v in values], "textposition": "outside", "textfont": {"size": style.font},
-            "cliponaxis": False, "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
+            "constraintext": "none", "cliponaxis": False,  # never shrunk below the chart's font to fit a bar
+            "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
         })
         traces.append({  # its legend entry in the level grey: the colours belong to the p's, not to the loss
             "type": "bar", "name": words.CURVE_LABELS[name], "x": [None], "y": [None], "hoverinfo": "skip",

@@ -253,6 +253,7 @@ def test_the_bars_print_a_loss_as_the_table_does():
     table = words.dropout_rows(DROPOUT)
     assert shown[words.CURVE_LABELS["train"]] == [row["training loss"] for row in table]
     assert shown[words.CURVE_LABELS["held_out"]] == [row["held-out loss"] for row in table]
+    assert all(t["constraintext"] == "none" for t in bars["data"] if t.get("text")), "Plotly would shrink them"
 
 
 def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its_own_task():
