@@ -261,17 +261,20 @@ def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style,
 # --- results ---------------------------------------------------------------------------------------------------
 
 
-def curves_chart(result, show_masked: bool, projector: bool, name: str) -> dict:
-    """A finished run's loss chart with its text alternative and, under it, every curve in words; returns its spec."""
+def curves_chart(result, show_masked: bool, projector: bool, name: str, overlapping=None) -> None:
+    """A finished run's loss chart with its text alternative; right under it, which of the `overlapping` curves
+    lie on top of each other (if any), then every curve in words."""
     groups, levels, title = words.result_chart(result, show_masked)
     style = layout.CHART_PROJECTOR if projector else layout.CHART
     spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
     st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
                     alt=words.chart_alt(title or name, groups, levels))
+    overlap = words.overlap_text(overlapping, charts.line_loss_width(spec)) if overlapping else ""
+    if overlap:
+        st.caption(overlap)
     if not projector:
         with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
             st.markdown(words.curves_in_words(groups, levels))
-    return spec
 
 
 def show_result(result, show_masked: bool, projector: bool) -> None:
@@ -289,10 +292,7 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
     name = words.model_name(run)
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        spec = curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}")
-        overlap = words.overlap_text(run.curves, charts.line_loss_width(spec))
-        if overlap:
-            st.caption(overlap)
+        curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}", overlapping=run.curves)
     with right.container(key="train-story"):
         if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
             st.markdown(words.mask_verdict_short(result))
