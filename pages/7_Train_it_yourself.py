@@ -27,5 +27,5 @@ train_view.remember(choice, show_masked, big)
 train_view.buttons(choice)
 train_view.training_panel(choice, show_masked, big)
 if not big:
-    st.caption(words.PAGE_TASK)
+    st.caption(words.PAGE_TASKS[choice.experiment])
 projector.projector_switch(train_view.PROJECTOR_KEY, write_url=True)

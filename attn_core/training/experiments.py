@@ -79,6 +79,19 @@ def final(curves: tuple[Curve, ...], name: str) -> float:
     return next(curve.losses[-1] for curve in curves if curve.name == name)
 
 
+def known_levels(config) -> dict[str, float]:
+    """The reference levels an experiment's result will report that its data alone fixes, so a page can draw
+    them before any training: the toy language's true entropy (mask, dropout) and chance, ln V (mask, heads).
+    Each is computed as the experiment computes its result's field, so the two are equal."""
+    if isinstance(config, HeadsExperiment):
+        return {"chance": rounded(math.log(config.vocab_size))}
+    language = toy_language()
+    levels = {"entropy": rounded(language.entropy_per_token)}
+    if isinstance(config, MaskExperiment):
+        levels["chance"] = rounded(math.log(len(language.vocabulary)))
+    return levels
+
+
 # --- 1. mask off vs on ---------------------------------------------------------------------------------
 
 

@@ -22,6 +22,16 @@ from attn_ui.words import training_words as words
 from attn_ui.words.escape import plotly_escape
 
 HEADROOM = 1.08  # the y axis reaches this far above the highest loss or level
+TOP_ROOM = 40  # px above the plot: the title on the left, Plotly's and Streamlit's toolbars on the right, so
+# neither covers a level's label near the top of the plot
+HELD_OUT_PATTERN = "/"  # a held-out bar is hatched, as its curve is dashed: colour is the dropout p on both charts
+
+
+def _legend(style: ChartStyle) -> dict:
+    """A horizontal legend at the foot of the whole figure (container coordinates): Plotly reserves its rows as
+    margin, so however many rows a narrow phone wraps it into, it stays below the x axis title."""
+    return {"orientation": "h", "xref": "paper", "x": 0, "yref": "container", "y": 0, "yanchor": "bottom",
+            "font": {"size": style.font}}
 
 
 def _axes(style: ChartStyle, total_steps: int, top: float) -> dict:
@@ -41,16 +51,18 @@ def curves_spec(
     style: ChartStyle = CHART,
     title: str | None = None,
     top: float | None = None,
+    groups_in_all: int | None = None,
 ) -> dict:
     """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
     reference levels, as a plain figure dict for ReadyFigure. `top` fixes the y axis, so two charts side by side
-    share one scale."""
+    share one scale. `groups_in_all` is how many groups the finished chart will have (a live run draws fewer):
+    it decides whether colour names the group or the curve, so a live chart never changes its colours."""
     traces, highest = [], max([value for _, value in levels] or [1.0])
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
         for curve in curves:
-            colour = (MODEL_COLOURS[index % len(MODEL_COLOURS)] if len(groups) > 1
-                      else CURVE_COLOURS.get(curve.name, LEVEL_COLOUR))  # several models: colour names the model
+            # several models: colour names the model; one: it names the curve
+            colour = group_colour(index, groups_in_all or len(groups)) or CURVE_COLOURS.get(curve.name, LEVEL_COLOUR)
             name = words.CURVE_LABELS.get(curve.name, curve.name)
             traces.append({
                 "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),
@@ -67,44 +79,70 @@ def curves_spec(
                       "text": plotly_escape(f"{label} {value:.2f}"), "showarrow": False,
                       "font": {"size": style.font, "color": LEVEL_COLOUR}})
     layout = base_layout(
-        style.height, {"l": 10, "r": 10, "t": 40 if title else 10, "b": 10},
+        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10},
         **_axes(style, total_steps, top or highest * HEADROOM), shapes=shapes, annotations=notes,
-        # below the axis title, further down as the font grows (a projector's 20 px would sit on the title)
-        legend={"orientation": "h", "y": -0.22 - 0.012 * (style.font - 13), "x": 0, "font": {"size": style.font}},
-        hovermode="closest",
+        legend=_legend(style), hovermode="closest",
     )
     if title:
         layout["title"] = {"text": plotly_escape(title), "x": 0, "font": {"size": style.title_font}}
     return {"data": traces, "layout": layout}
 
 
+def group_colour(index: int, groups: int) -> str | None:
+    """The colour of a chart's group when there are several (one model, one dropout p), as curves_spec colours
+    it; None for a lone group, whose curves are coloured by what they measure."""
+    return MODEL_COLOURS[index % len(MODEL_COLOURS)] if groups > 1 else None
+
+
 def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
-    """Training and held-out loss at the end, one pair of bars a dropout p, the true entropy as a level."""
+    """Training and held-out loss at the end, one pair of bars a dropout p, the true entropy as a level across the
+    whole plot. A bar has its p's colour from the curve chart beside it (a lone p: the curves' own colours); the
+    held-out bar is hatched, as the held-out curve is dashed. The numbers on the bars are printed as the table
+    prints them (3 decimals)."""
     rates = [words.rate_label(run.p) for run in result.runs]
+    count = len(result.runs)
     traces = []
     for name, values in (("train", [run.train_loss for run in result.runs]),
                          ("held_out", [run.held_out_loss for run in result.runs])):
+        colours = [group_colour(index, count) or CURVE_COLOURS[name] for index in range(count)]
+        pattern = {"shape": HELD_OUT_PATTERN if name == "held_out" else "", "fillmode": "replace", "solidity": 0.5}
         traces.append({
-            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values,
-            "marker": {"color": CURVE_COLOURS[name]}, "text": [f"{v:.2f}" for v in values],
-            "textposition": "outside", "textfont": {"size": style.font}, "cliponaxis": False,
+            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values, "showlegend": False,
+            "marker": {"color": colours, "pattern": pattern, "line": {"color": colours, "width": 2}},
+            "text": [f"{v:.3f}" for v in values], "textposition": "outside", "textfont": {"size": style.font},
+            "constraintext": "none", "cliponaxis": False,  # never shrunk below the chart's font to fit a bar
             "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
         })
-    traces.append({  # the true entropy as a legend entry, not a label that could sit on a bar
-        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": rates,
-        "y": [result.entropy] * len(rates), "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"},
-        "hovertemplate": f"{words.ENTROPY_LEVEL} %{{y:.4f}}<extra></extra>",
+        traces.append({  # its legend entry in the level grey: the colours belong to the p's, not to the loss
+            "type": "bar", "name": words.CURVE_LABELS[name], "x": [None], "y": [None], "hoverinfo": "skip",
+            "marker": {"color": LEVEL_COLOUR, "pattern": pattern, "line": {"color": LEVEL_COLOUR, "width": 2}},
+        })
+    traces.append({  # the true entropy's legend entry; its line is a shape across the whole plot
+        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": [None],
+        "y": [None], "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}, "hoverinfo": "skip",
     })
+    entropy_line = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": result.entropy, "y1": result.entropy,
+                    "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}}
     top = max(run.held_out_loss for run in result.runs) * 1.2
     tick = {"size": style.font}
     layout = base_layout(
-        style.height, {"l": 10, "r": 10, "t": 10, "b": 10}, barmode="group",
+        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10}, barmode="group", shapes=[entropy_line],
         xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
         yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
                "fixedrange": True},
-        legend={"orientation": "h", "y": -0.15, "x": 0, "font": tick},
+        legend=_legend(style),
     )
     return {"data": traces, "layout": layout}
+
+
+def line_loss_width(spec: dict) -> float:
+    """The loss the width of a curve's line covers on a curves_spec chart: curves closer than this at every step
+    draw as one line. The plot is taken as tall as the figure less its margins, more than Plotly leaves it once
+    the axis titles and the legend have their room, so this errs small: curves it calls one do look like one."""
+    layout = spec["layout"]
+    plot_height = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    widest = max((trace["line"]["width"] for trace in spec["data"] if trace.get("mode") == "lines"), default=0)
+    return layout["yaxis"]["range"][1] * widest / plot_height
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from attn_core.training.choices import (
     preset_choice,
     step_bounds,
 )
+from attn_core.training.experiments import known_levels
 from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.layout import download_config
@@ -187,7 +188,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     if run is not None and run.active:
         live = st.empty()
         with live.container():
-            _follow(run, status, choice, projector)
+            _follow(run, status, choice, projector, show_masked)
         live.empty()
         st.rerun(scope="app")  # the run has ended: the buttons above (Stop) were drawn for a live run
     view = run.view() if run is not None else None
@@ -210,13 +211,14 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     show_result(result, show_masked, projector)
 
 
-def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
+def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_masked: bool) -> None:
     """Redraw the live run until it ends. Every pass writes the status line: a page rerun (a click elsewhere,
     or Stop) takes effect at the next element written, so it never waits longer than one pass. A preset that
     waits for a slot shows its shipped curves meanwhile, so a class pressing Train sees curves at once."""
     bar, chart, words_box = st.empty(), st.empty(), st.empty()
     drawn, last_draw, shipped_shown = -1, 0.0, False
     style = layout.CHART_PROJECTOR if projector else layout.CHART
+    levels = words.levels_of(choice.experiment, known_levels(choice.config))  # fixed by the data, not the run
     while True:
         view = run.view()
         if not run.active:
@@ -229,50 +231,47 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
         if view.status == "waiting":
             ahead, wait = run_board().ahead_of(run)
             status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
-            if choice.is_preset and not shipped_shown:
-                groups = shipped_groups(PRESETS[choice.experiment].shipped())
-                chart.plotly_chart(ReadyFigure(charts.curves_spec(groups, (), choice.steps, style)),
-                                   key="train.live.shipped", config=dict(STILL),
-                                   alt=words.chart_alt(words.PRESET_SHOWN, groups, ()))
+            if choice.is_preset and not shipped_shown:  # drawn as the finished chart draws it
+                groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped(), show_masked)
+                spec = charts.curves_spec(groups, shipped_levels, choice.steps, style, title)
+                chart.plotly_chart(ReadyFigure(spec), key="train.live.shipped", config=dict(STILL),
+                                   alt=words.chart_alt(words.PRESET_SHOWN, groups, shipped_levels))
                 words_box.caption(words.PRESET_WHILE_WAITING)
                 shipped_shown = True
         else:
             stage = words.stage_text(choice, view.stages[-1][0] if view.stages else "")
             status.caption(words.training_text(stage, view.fraction, view.elapsed, view.estimate))
         if view.version != drawn and view.stages and time.monotonic() - last_draw >= redraw:
-            _draw_live(view, choice, bar, chart, words_box, style)
+            _draw_live(view, choice, bar, chart, words_box, style, levels)
             drawn, last_draw = view.version, time.monotonic()
         run.wait_until_over(rest)  # a pass a rest, not a pass a Progress: a run moves every few ms
 
 
-def shipped_groups(result) -> list:
-    """The curves of a result as chart groups: the masked model, the repeat model, or one group a dropout p."""
-    kind = type(result).__name__
-    if kind == "MaskResult":
-        return [(words.model_name(run), run.curves) for run in result.runs]
-    if kind == "HeadsResult":
-        return [("", result.curves)]
-    return [(words.rate_label(run.p), run.curves) for run in result.runs]
-
-
-def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style) -> None:
-    bar.progress(min(view.fraction, 1.0), text=f"{view.fraction:.0%}")
-    groups = [(stage if len(view.stages) > 1 else "", curves) for stage, curves in view.stages]
-    spec = charts.curves_spec(groups, (), choice.steps, style)
+def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style, levels) -> None:
+    """The live chart in the finished chart's encoding (words.live_chart): its title, colours and level lines."""
+    percent = words.percent_done(view.fraction)
+    bar.progress(percent, text=f"{percent}%")  # one whole number for the bar and its text
+    groups, title, groups_in_all = words.live_chart(choice, view.stages)
+    spec = charts.curves_spec(groups, levels, choice.steps, style, title, groups_in_all=groups_in_all)
     chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=dict(STILL),
-                       alt=words.chart_alt(words.EXPERIMENT_NAMES[choice.experiment], groups, ()))
-    words_box.markdown(words.curves_in_words(groups, ()))
+                       alt=words.chart_alt(title or words.EXPERIMENT_NAMES[choice.experiment], groups, levels))
+    words_box.markdown(words.curves_in_words(groups, levels))
 
 
 # --- results ---------------------------------------------------------------------------------------------------
 
 
-def curves_chart(groups, levels, total_steps: int, projector: bool, name: str, title: str | None = None) -> None:
-    """A loss chart with its text alternative and, under it, every curve in words."""
+def curves_chart(result, show_masked: bool, projector: bool, name: str, overlapping=None) -> None:
+    """A finished run's loss chart with its text alternative; right under it, which of the `overlapping` curves
+    lie on top of each other (if any), then every curve in words."""
+    groups, levels, title = words.result_chart(result, show_masked)
     style = layout.CHART_PROJECTOR if projector else layout.CHART
-    spec = charts.curves_spec(groups, levels, total_steps, style, title)
+    spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
     st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
                     alt=words.chart_alt(title or name, groups, levels))
+    overlap = words.overlap_text(overlapping, charts.line_loss_width(spec)) if overlapping else ""
+    if overlap:
+        st.caption(overlap)
     if not projector:
         with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
             st.markdown(words.curves_in_words(groups, levels))
@@ -293,11 +292,13 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
     name = words.model_name(run)
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart([("", run.curves)], words.mask_levels(result), result.config.train.steps, projector,
-                     f"mask-{name.replace(' ', '-')}", title=name)
+        curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}", overlapping=run.curves)
     with right.container(key="train-story"):
+        if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
+            st.markdown(words.mask_verdict_short(result))
         panels.metric_tiles(words.mask_tiles(run), columns=2)
-        st.markdown(words.samples_markdown(result, run))
+        if not projector:
+            st.markdown(words.samples_markdown(result, run))
     if not projector:
         st.markdown(words.mask_verdict(result))
 
@@ -305,8 +306,7 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
 def show_heads(result, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart([("", result.curves)], words.heads_levels(result), result.config.train.steps, projector,
-                     "heads")
+        curves_chart(result, True, projector, "heads")
     with right.container(key="train-story"):
         st.markdown(words.heads_verdict(result))
     st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
@@ -316,9 +316,10 @@ def show_heads(result, projector: bool) -> None:
     names = {f"layer {score.layer}, head {score.head}": score for score in result.heads}
     strongest = max(names, key=lambda name: names[name].induction)
     shape = f"{result.config.layers}x{result.config.heads}"  # another model shape, another set of options
+    # the chooser before the map, so on a phone (columns stacked) it comes first, as it does in reading order
+    picked = st.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
+                      key=f"train.map.{shape}")
     board, notes = st.columns([1.3, 1], gap="medium")
-    picked = notes.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
-                         key=f"train.map.{shape}")
     score = names.get(picked, names[strongest])
     layer, head = score.layer, score.head
     selection = st.session_state.get("train.map_click")
@@ -342,9 +343,8 @@ def show_heads(result, projector: bool) -> None:
 
 def show_dropout(result, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
-    groups = [(words.rate_label(run.p), run.curves) for run in result.runs]
     with left:
-        curves_chart(groups, words.dropout_levels(result), result.config.train.steps, projector, "dropout")
+        curves_chart(result, True, projector, "dropout")
     with right:
         st.subheader(words.DROPOUT_HEADING, anchor=False)
         style = layout.CHART_PROJECTOR if projector else layout.CHART

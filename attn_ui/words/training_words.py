@@ -7,9 +7,11 @@ is described as it turned out.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from types import MappingProxyType
 
+from attn_core.lessons.heads import GPT2
 from attn_core.training.experiments import Curve, DropoutResult, HeadsResult, MaskResult, MaskRun
 from attn_ui.words.escape import md_escape
 
@@ -29,8 +31,10 @@ EXPERIMENT_HOW = MappingProxyType({
         "Two models learn one toy language, a small grammar around the lesson's words: one without the "
         "causal mask, one with it. The **training loss** reads each sentence in one pass, the way the model "
         "trains. The **generating loss** gives the model only the words written so far, the way it is used: the "
-        "future does not exist yet. The dotted line is the language's **true entropy**, the lowest loss any "
-        "model can reach on average."
+        "future does not exist yet. The two grey dotted lines are levels, each named at its right end: "
+        "**chance**, the loss of a model that knows nothing and spreads its guess evenly over the vocabulary, and "
+        "the language's **true entropy**, the lowest loss a model can reach on average. The coloured lines are "
+        "the model's losses; the generating loss is the dotted one."
     ),
     "heads": (
         "A model learns sequences of random tokens in which a stretch repeats. Where the stretch starts and how "
@@ -60,10 +64,14 @@ PRESET_SHOWN = "Showing the precomputed run of this preset. **Train** runs it ag
 PRESET_WHILE_WAITING = "Meanwhile: the precomputed run of this preset. The live run replaces it when its turn comes."
 NOT_RUN_YET = "This setting has not been trained on this server yet: press **Train**."
 STOPPED = "Stopped. Nothing of this run is kept; press **Train** to start again."
-PAGE_TASK = (
-    "Switch the mask experiment to one head and train it; then open the heads experiment, choose one layer and "
-    "train again. Does the loss on the repeat still drop?"
-)
+PAGE_TASKS = MappingProxyType({  # one task an experiment, each done with the switches on screen
+    "mask": ("Your turn: choose one head and press **Train**. Does the model without the mask still reach a "
+             "training loss near zero while its generating loss stays high?"),
+    "heads": ("Your turn: choose one layer and press **Train**. Does the loss on the repeat still drop, or does it "
+              "stay near chance?"),
+    "dropout": ("Your turn: change the seed and press **Train**. With other training sentences, does dropout still "
+                "lower the held-out loss, and does the gap stay open?"),
+})
 CURVE_LABELS = MappingProxyType({"train": "training loss", "held_out": "held-out loss",
                                  "generating": "generating loss", "repeat": "loss on the repeat"})
 STEP_AXIS = "training step"
@@ -72,12 +80,13 @@ ENTROPY_LEVEL = "true entropy"
 CHANCE_LEVEL = "chance"
 CURVES_IN_WORDS = "The curves in words"
 SAMPLES_HEADING = "What it writes"
-HEADS_TABLE_HEADING = "Per head: what it looks at, and what silencing it costs"
+HEADS_TABLE_HEADING = "Per head: what it looks at, and what silencing it changes"
 HEADS_TABLE_HOW = (
     "**L** is the layer, **H** the head. **Previous-token**: weight on the token just before. **Duplicate-token**: "
     "weight on the earlier copy of "
-    "the current token. **Induction**: weight on the token right after that earlier copy. **Silenced**: the loss "
-    "on the repeat with this head's output set to zero."
+    "the current token. **Induction**: weight on the token right after that earlier copy. **Without it**: the "
+    "loss on the repeat with this head's output set to zero, and in brackets its change from the full model's "
+    "loss (in the column's name): a plus means the loss rises without the head, a minus that it falls."
 )
 MAP_PICK = "Map of"
 MAP_HOW = (
@@ -131,8 +140,47 @@ def stage_text(choice, stage: str) -> str:
     return stage or "starting"
 
 
+def percent_done(fraction: float) -> int:
+    """The whole percent a progress bar shows: Streamlit's own rule (it truncates), so the bar, its text and the
+    status line all say one number."""
+    return min(100, max(0, int(fraction * 100)))
+
+
 def training_text(stage: str, fraction: float, elapsed: float, estimate: float) -> str:
-    return f"{stage.capitalize()}: {fraction:.0%} after {seconds(elapsed)} (estimate {seconds(estimate)})."
+    return (f"{stage.capitalize()}: {percent_done(fraction)}% after {seconds(elapsed)} "
+            f"(estimate {seconds(estimate)}).")
+
+
+def levels_of(experiment: str, known: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    """The reference lines an experiment's chart draws, from its levels (a result's, or the core's known_levels
+    before a run): the same lines, in the same order, while it trains and when it has finished."""
+    wanted = {"mask": ("entropy", "chance"), "heads": ("chance",), "dropout": ("entropy",)}[experiment]
+    label = {"entropy": ENTROPY_LEVEL, "chance": CHANCE_LEVEL}
+    return tuple((label[name], known[name]) for name in wanted)
+
+
+def live_chart(choice, stages) -> tuple[list, str | None, int]:
+    """(groups, title, groups the finished chart has) of the live chart, encoded as the finished chart is: the mask
+    experiment draws only the model training now, named; the heads experiment its one model; dropout one group a p,
+    in the order they train, each in its p's colour from the first one on."""
+    if choice.experiment == "mask":
+        index = len(stages) - 1  # the core trains mask off first, then mask on (MaskResult.runs)
+        name = (MODEL_UNMASKED, MODEL_MASKED)[index]
+        return [("", stages[-1][1])], f"{name}: model {index + 1} of {choice.models}", 1
+    if choice.experiment == "dropout":
+        groups = [(rate_label(p), curves) for p, (_, curves) in zip(choice.rates, stages, strict=False)]
+        return groups, None, len(choice.rates)
+    return [("", stages[-1][1])], None, 1
+
+
+def result_chart(result, show_masked: bool = True) -> tuple[list, tuple[tuple[str, float], ...], str | None]:
+    """(groups, levels, title) of a finished run's loss chart: the model on view, or every dropout p."""
+    if isinstance(result, MaskResult):
+        run = result.masked if show_masked else result.unmasked
+        return [("", run.curves)], mask_levels(result), model_name(run)
+    if isinstance(result, HeadsResult):
+        return [("", result.curves)], heads_levels(result), None
+    return [(rate_label(run.p), run.curves) for run in result.runs], dropout_levels(result), None
 
 
 def done_text(elapsed: float, shared: bool) -> str:
@@ -165,7 +213,7 @@ def curve_summary(curve: Curve, model: str = "") -> str:
 def curves_in_words(groups: Sequence[tuple[str, Sequence[Curve]]], levels: Sequence[tuple[str, float]]) -> str:
     """A Markdown list: every curve of the chart, then its reference lines."""
     lines = [f"- {curve_summary(curve, model)}" for model, curves in groups for curve in curves]
-    lines += [f"- {label.capitalize()}: {value:.4f} (a dotted line)." for label, value in levels]
+    lines += [f"- {label.capitalize()}: {value:.4f} (a grey dotted line)." for label, value in levels]
     return "\n".join(lines)
 
 
@@ -180,7 +228,7 @@ def chart_alt(title: str, groups, levels) -> str:
 
 
 def mask_levels(result: MaskResult) -> tuple[tuple[str, float], ...]:
-    return (ENTROPY_LEVEL, result.entropy), (CHANCE_LEVEL, result.chance_loss)
+    return levels_of("mask", {"entropy": result.entropy, "chance": result.chance_loss})
 
 
 def mask_tiles(run: MaskRun) -> dict[str, str]:
@@ -213,6 +261,66 @@ def mask_verdict(result: MaskResult) -> str:
     )
 
 
+def mask_verdict_short(result: MaskResult) -> str:
+    """The comparison of both models in three short lines, for projector mode: the same numbers and comparisons as
+    mask_verdict, fewer words."""
+    off, on = result.unmasked, result.masked
+    return "\n".join((
+        f"- **{MODEL_UNMASKED.capitalize()}**: training loss **{off.train_loss:.4f}**, "
+        f"{_relation(off.train_loss, 0, 0.01)} zero; generating loss **{off.generating_loss:.2f}**, "
+        f"{_relation(off.generating_loss, result.chance_loss)} chance ({result.chance_loss:.2f}).",
+        f"- **{MODEL_MASKED.capitalize()}**: generating loss **{on.generating_loss:.4f}**, "
+        f"{_relation(on.generating_loss, result.entropy)} the true entropy ({result.entropy:.4f}).",
+        f"- Sentences in the language: **{on.grammatical_sentences:.0%}** with the mask, "
+        f"**{off.grammatical_sentences:.0%}** without.",
+    ))
+
+
+NUMBER_WORDS = MappingProxyType({2: "two", 3: "three", 4: "four"})
+
+
+def _apart(first: Curve, second: Curve) -> float:
+    """The largest gap between two curves over the steps both have."""
+    common = dict(zip(second.steps, second.losses, strict=True))
+    return max((abs(loss - common[step]) for step, loss in zip(first.steps, first.losses, strict=True)
+                if step in common), default=float("inf"))
+
+
+def _together(curves: Sequence[Curve], tolerance: float) -> list[tuple[tuple[Curve, ...], float]]:
+    """Sets of curves that are closer than `tolerance` at every step, pair by pair (so each draws as one line),
+    the largest set first, with the largest gap inside it."""
+    left, found = list(curves), []
+    while len(left) > 1:
+        best = None
+        for size in range(len(left), 1, -1):
+            for subset in itertools.combinations(left, size):
+                gap = max(_apart(a, b) for a, b in itertools.combinations(subset, 2))
+                if gap < tolerance and (best is None or gap < best[1]):
+                    best = (subset, gap)
+            if best:
+                break
+        if best is None:
+            break
+        found.append(best)
+        left = [curve for curve in left if curve not in best[0]]
+    return found
+
+
+def overlap_text(curves: Sequence[Curve], tolerance: float) -> str:
+    """Which curves of a chart lie on top of each other, so a student knows why fewer lines show; "" if none do.
+    `tolerance` is the loss a drawn line's width covers on the chart (training_charts.line_loss_width)."""
+    sentences = []
+    for subset, gap in _together(curves, tolerance):
+        names = [CURVE_LABELS.get(curve.name, curve.name) for curve in subset]
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        how_close = ("are equal at every step" if gap == 0 else
+                     f"lie on top of each other: at no step are they more than {gap:.4f} apart, less than the width "
+                     "of a line on this chart")
+        count = NUMBER_WORDS.get(len(subset), str(len(subset)))
+        sentences.append(f"The {listed} {how_close}, so {count} curves show as one.")
+    return " ".join(sentences)
+
+
 def scene_numbers(result) -> str:
     """A training scene's numbers, from the shipped run: the final losses that the narration describes."""
     if isinstance(result, MaskResult):
@@ -238,17 +346,37 @@ def samples_markdown(result: MaskResult, run: MaskRun) -> str:
 
 
 def heads_levels(result: HeadsResult) -> tuple[tuple[str, float], ...]:
-    return ((CHANCE_LEVEL, result.chance_loss),)
+    return levels_of("heads", {"chance": result.chance_loss})
+
+
+def _signed(value: float) -> str:
+    """A change as a student reads it: +0.12, −0.04 (a real minus sign), or 0.00."""
+    text = f"{value:+.2f}"
+    return "0.00" if text in ("+0.00", "-0.00") else text.replace("-", "\u2212")
+
+
+def silenced_change(result: HeadsResult, score) -> tuple[str, str]:
+    """(the change of the loss on the repeat when this head is silenced, against the full model, as shown; what it
+    does: "rises", "falls" or "stays"). The change is of the two numbers as printed, so the table adds up."""
+    change = round(score.silenced_repeat_loss, 2) - round(result.repeat_loss, 2)
+    text = _signed(change)
+    return text, "stays" if text == "0.00" else ("rises" if change > 0 else "falls")
+
+
+def without_column(result: HeadsResult) -> str:
+    return f"without it: loss on the repeat (full model {result.repeat_loss:.2f})"
 
 
 def heads_rows(result: HeadsResult) -> list[dict[str, str]]:
-    """The head table, one row a head, numbers as the page prints them."""
-    return [
-        {"head": f"L{score.layer} H{score.head}", "previous-token": f"{score.previous_token:.3f}",
-         "duplicate-token": f"{score.duplicate_token:.3f}", "induction": f"{score.induction:.3f}",
-         "silenced": f"{score.silenced_repeat_loss:.2f}"}
-        for score in result.heads
-    ]
+    """The head table, one row a head, numbers as the page prints them. The last column is the loss on the repeat
+    with the head silenced and, in brackets, its signed change from the full model's loss named in the header."""
+    rows = []
+    for score in result.heads:
+        change, way = silenced_change(result, score)
+        rows.append({"head": f"L{score.layer} H{score.head}", "previous-token": f"{score.previous_token:.3f}",
+                     "duplicate-token": f"{score.duplicate_token:.3f}", "induction": f"{score.induction:.3f}",
+                     without_column(result): f"{score.silenced_repeat_loss:.2f} ({change}, {way})"})
+    return rows
 
 
 def _drop_step(curve: Curve) -> int | None:
@@ -264,12 +392,21 @@ def heads_verdict(result: HeadsResult) -> str:
     worst = max(result.heads, key=lambda score: score.silenced_repeat_loss)
     drop = _drop_step(repeat)
     where = f" The steepest fall comes just before step {drop}." if drop else ""
-    return (
+    text = (
         f"The loss on the repeat goes from **{repeat.losses[0]:.2f}** to **{result.repeat_loss:.2f}** "
         f"(chance {result.chance_loss:.2f}).{where} The strongest induction score is layer {best.layer}, head "
-        f"{best.head} at **{best.induction:.3f}**. Silencing layer {worst.layer}, head {worst.head} costs the "
-        f"dearest: the loss on the repeat goes from {result.repeat_loss:.2f} to **{worst.silenced_repeat_loss:.2f}**."
+        f"{best.head} at **{best.induction:.3f}**."
     )
+    if silenced_change(result, worst)[1] == "rises":
+        text += (f" Silencing layer {worst.layer}, head {worst.head} costs the dearest: the loss on the repeat "
+                 f"rises from {result.repeat_loss:.2f} to **{worst.silenced_repeat_loss:.2f}**.")
+    else:
+        text += " Silencing any one head does not raise the loss on the repeat."
+    falls = [score for score in result.heads if silenced_change(result, score)[1] == "falls"]
+    for score in falls:
+        text += (f" Without layer {score.layer}, head {score.head} the loss on the repeat falls, to "
+                 f"{score.silenced_repeat_loss:.2f}: the model does better on the repeat without it.")
+    return text
 
 
 def map_alt(result: HeadsResult, layer: int, head: int) -> str:
@@ -308,7 +445,7 @@ def map_row_sentence(result: HeadsResult, layer: int, head: int, row: int) -> st
 
 
 def dropout_levels(result: DropoutResult) -> tuple[tuple[str, float], ...]:
-    return ((ENTROPY_LEVEL, result.entropy),)
+    return levels_of("dropout", {"entropy": result.entropy})
 
 
 def dropout_rows(result: DropoutResult) -> list[dict[str, str]]:
@@ -335,5 +472,12 @@ def dropout_verdict(result: DropoutResult) -> str:
         f"**{best.held_out_loss:.3f}**, so it narrows the gap from {first.gap:.2f} to **{best.gap:.2f}**"
         + (", and closes it." if closed else
            ", but does not close it. At this scale the few training sentences give too little to learn from, "
-           "and dropout cannot make up for that; the lesson's model has millions of parameters and far more text.")
+           f"and dropout cannot make up for that. {_lesson_model_warning()}")
     )
+
+
+def _lesson_model_warning() -> str:
+    """The lesson's own case, sized from the core's record of it (GPT-2 124M)."""
+    size = GPT2.name.rsplit(" ", 1)[-1]
+    return (f"The lesson warns of the same at scale: its GPT-2-sized model, {size} parameters, trained on one short "
+            "story, learns that story by heart.")

@@ -101,3 +101,90 @@ def test_the_train_page_has_no_axe_violations(axe, browser, server, scheme):  # 
         page.goto(server.url + "Train_it_yourself?exp=heads&mode=projector", timeout=PATIENCE_MS)
         settle(page)
         audit.check("train page, projector mode")
+
+
+# --- the review's findings: the live chart, layouts at three widths, the chooser's place, projector verdict ------
+
+LIVE_STATE = """() => {
+  const plot = document.querySelector('.js-plotly-plot');
+  const bar = document.querySelector('[data-testid="stProgress"]');
+  if (!plot || !plot._fullLayout || !bar) return null;
+  const value = bar.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow');
+  const title = (plot._fullLayout.title?.text ?? '').replace(/<[^>]+>/g, '');  // the theme wraps it in <b>
+  return {traces: plot.data.length, title,
+          levels: (plot._fullLayout.shapes || []).length, value, text: bar.innerText.trim()};
+}"""
+
+
+def test_the_live_mask_chart_draws_the_model_training_now_with_its_levels(server, page):
+    open_train(page, server, "exp=mask&steps=800&seed=47")
+    button(page, "Train").click()
+    page.locator('[data-testid="stProgress"]').wait_for(timeout=PATIENCE_MS)
+    seen = []
+    end = time.monotonic() + PATIENCE_MS / 1000
+    while time.monotonic() < end and not page.get_by_text("Trained live in").count():
+        state = page.evaluate(LIVE_STATE)
+        if state:
+            seen.append(state)
+        time.sleep(0.15)
+    assert seen, "the live chart was never seen"
+    assert {s["title"] for s in seen} <= {"mask off: model 1 of 2", "mask on: model 2 of 2"}
+    assert seen[0]["title"] == "mask off: model 1 of 2"
+    assert all(s["traces"] == 3 and s["levels"] == 2 for s in seen), seen  # one model, chance and entropy
+    assert all(s["text"] == f"{s['value']}%" for s in seen), seen  # the bar's text is its value
+
+
+def _boxes(page, index: int) -> dict:
+    return page.evaluate("""([index]) => {
+      const plot = document.querySelectorAll('.js-plotly-plot')[index];
+      const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                           return r.width && r.height ? [r.left, r.top, r.right, r.bottom] : null; };
+      const chart = plot.closest('[data-testid="stPlotlyChart"]') || plot;
+      const toolbars = '.modebar-container .modebar, [data-testid="stElementToolbar"]';
+      const tools = [...chart.parentElement.querySelectorAll(toolbars)];
+      return {xtitle: box(plot.querySelector('.g-xtitle')), legend: box(plot.querySelector('.legend')),
+              notes: [...plot.querySelectorAll('.annotation')].map(box).filter(Boolean),
+              tools: tools.map(box).filter(Boolean)};
+    }""", [index])
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 720), (1366, 768)])
+@pytest.mark.parametrize("experiment", ["dropout", "heads", "mask"])
+def test_legends_axis_titles_labels_and_toolbars_never_collide(new_page, server, experiment, width, height):
+    page = new_page(width, height)
+    open_train(page, server, f"exp={experiment}")
+    charts = 2 if experiment == "dropout" else 1  # the curves (and the dropout bars); the heads map has no legend
+    for index in range(charts):
+        page.locator('.js-plotly-plot').nth(index).scroll_into_view_if_needed()
+        page.locator('.js-plotly-plot').nth(index).hover()
+        page.wait_for_timeout(300)
+        boxes = _boxes(page, index)
+        if boxes["xtitle"] and boxes["legend"]:
+            assert not _overlap(boxes["xtitle"], boxes["legend"]), boxes
+        for tool in boxes["tools"]:
+            for note in boxes["notes"]:
+                assert not _overlap(tool, note), (tool, note)
+
+
+def test_on_a_phone_the_head_chooser_comes_before_its_map(new_page, server):
+    page = new_page(390, 844)
+    open_train(page, server, "exp=heads")
+    chooser = page.get_by_role("radiogroup").first.bounding_box()
+    learned = page.locator('[data-testid="stPlotlyChart"]').nth(1).bounding_box()
+    assert chooser["y"] + chooser["height"] <= learned["y"]
+
+
+def test_projector_mode_shows_the_mask_curves_and_both_models_compared_on_one_screen(new_page, server):
+    page = new_page(1280, 720)
+    open_train(page, server, "exp=mask&mode=projector")
+    verdict = page.get_by_text("Sentences in the language").first
+    verdict.scroll_into_view_if_needed()
+    chart = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()
+    said = verdict.locator("xpath=ancestor::*[@data-testid='stMarkdownContainer'][1]").bounding_box()
+    top, bottom = min(chart["y"], said["y"]), max(chart["y"] + chart["height"], said["y"] + said["height"])
+    assert bottom - top <= 720, (chart, said)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

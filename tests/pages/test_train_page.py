@@ -240,3 +240,57 @@ def test_a_training_scene_shows_the_shipped_curves_and_their_numbers(scene):
     first = specs[0]["data"][0]
     curves = shipped.runs[0].curves if scene.training == "mask" else shipped.curves
     assert first["y"] == list(curves[0].losses)
+
+
+# --- the review's findings ---------------------------------------------------------------------------------------
+
+
+def captions(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+def test_projector_mode_keeps_the_comparison_of_both_models_beside_the_curves():
+    at = open_page(exp="mask", mode="projector")
+    shipped = PRESETS["mask"].shipped()
+    assert words.mask_verdict_short(shipped) in texts(at)
+    assert words.samples_markdown(shipped, shipped.masked) not in texts(at)  # the samples give way to it
+    assert metrics(at) == words.mask_tiles(shipped.masked)
+
+
+def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
+    at = mask_page
+    shipped = PRESETS["mask"].shipped()
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    from attn_ui.figures.training_charts import line_loss_width
+
+    shown = words.overlap_text(shipped.masked.curves, line_loss_width(spec)) if at.toggle(key="train.show").value \
+        else words.overlap_text(shipped.unmasked.curves, line_loss_width(spec))
+    assert shown and shown in captions(at)
+
+
+@pytest.mark.parametrize("experiment", ["mask", "heads", "dropout"])
+def test_each_experiment_shows_its_own_task(experiment):
+    at = open_page(exp=experiment)
+    tasks = [task for task in words.PAGE_TASKS.values() if task in captions(at)]
+    assert tasks == [words.PAGE_TASKS[experiment]]
+
+
+def test_the_heads_table_states_its_baseline_and_signs_the_change():
+    at = open_page(exp="heads")
+    shipped = PRESETS["heads"].shipped()
+    (row,) = [row for row in table_rows(at) if row["head"] == "L1 H2"]
+    assert row[words.without_column(shipped)] == "0.14 (\u22120.04, falls)"
+    assert words.HEADS_TABLE_HEADING in [s.value for s in at.subheader]
+
+
+def test_the_map_chooser_comes_before_the_map():
+    at = open_page(exp="heads")
+    order = [node.type for node in _in_reading_order(at.main) if node.type in ("radio", "plotly_chart")]
+    assert order == ["plotly_chart", "radio", "plotly_chart"], "curves, then the head chooser, then its map"
+
+
+def _in_reading_order(node):
+    """Every element under a block, depth first: the order a phone stacks them in, columns one after another."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _in_reading_order(child)

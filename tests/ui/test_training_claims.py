@@ -11,8 +11,19 @@ import plotly.graph_objects as go
 import pytest
 
 from attn_core.training import PRESETS
-from attn_core.training.choices import STEP_BOUNDS, TrainChoice, coerce, from_query, preset_choice
+from attn_core.training.choices import (
+    EXPERIMENTS,
+    HEAD_OPTIONS,
+    LAYER_OPTIONS,
+    STEP_BOUNDS,
+    TrainChoice,
+    coerce,
+    from_query,
+    preset_choice,
+)
+from attn_core.training.experiments import known_levels
 from attn_ui.figures import training_charts as charts
+from attn_ui.figures.palette import LEVEL_COLOUR
 from attn_ui.figures.plotly_fast import figure_from_spec
 from attn_ui.words import training_words as words
 
@@ -122,3 +133,158 @@ def test_the_training_quiz_section_is_answered_by_the_shipped_runs():
     assert [q.id for q in questions] == [q.id for q in training.QUESTIONS] and len(questions) == 5
     for question in questions:
         assert question.check() == question.answer, question.id
+
+
+# --- the reviewer's findings: projector verdict, live chart, lines named, heads change, rounding, words, layout ---
+
+
+def test_the_projector_verdict_compares_both_models_in_three_lines():
+    short = words.mask_verdict_short(MASK)
+    off, on = MASK.unmasked, MASK.masked
+    assert short.count("\n- ") == 2 and len(short) < len(words.mask_verdict(MASK))
+    for number in (f"{off.train_loss:.4f}", f"{off.generating_loss:.2f}", f"{on.generating_loss:.4f}",
+                   f"{on.grammatical_sentences:.0%}", f"{off.grammatical_sentences:.0%}"):
+        assert number in short, number
+    assert "close to zero" in short and "above chance" in short and "close to the true entropy" in short
+
+
+def _live_stages(choice):
+    """The stages a watcher draws, as the run board keeps them, after each Progress of a real run."""
+    from attn_ui.widgets.training_runs import LiveRun
+
+    live, seen = LiveRun(choice, estimate=1.0), []
+    for progress in choice.progress():
+        live.publish(progress)
+        seen.append(live.view().stages)
+    return seen, progress.result
+
+
+@pytest.mark.parametrize(("choice", "titles"), [
+    (coerce("mask", heads=1, steps=100, seed=11)[0], ("mask off: model 1 of 2", "mask on: model 2 of 2")),
+    (coerce("heads", heads=1, layers=1, steps=100, seed=11)[0], (None,)),
+    (coerce("dropout", heads=1, rates=(0.0, 0.5), steps=100, seed=11)[0], (None,)),
+])
+def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
+    """One model at a time for the mask experiment, named, with the level lines known before the run; the same
+    trace names, colours, dashes and level lines as the finished chart of the model it draws."""
+    seen, result = _live_stages(choice)
+    levels = words.levels_of(choice.experiment, known_levels(choice.config))
+    assert [trace for trace in levels] == list(words.result_chart(result)[1]), "a level line must be right"
+    finished_groups, _, finished_title = words.result_chart(result, show_masked=True)
+    finished = charts.curves_spec(finished_groups, levels, choice.steps, title=finished_title)
+    colour = {trace["name"]: trace["line"]["color"] for trace in finished["data"]}
+    drawn_titles = []
+    for stages in seen:
+        groups, title, groups_in_all = words.live_chart(choice, stages)
+        spec = charts.curves_spec(groups, levels, choice.steps, title=title, groups_in_all=groups_in_all)
+        assert len(spec["data"]) <= 3 * len(choice.rates or (0,)) and len(spec["layout"]["shapes"]) == len(levels)
+        if choice.experiment != "mask":  # mask: the unmasked model's chart is its own finished chart
+            assert all(trace["line"]["color"] == colour[trace["name"]] for trace in spec["data"]), "colours moved"
+        drawn_titles.append(title)
+    assert tuple(dict.fromkeys(drawn_titles)) == titles
+    groups, title, groups_in_all = words.live_chart(choice, seen[-1])
+    live = charts.curves_spec(groups, levels, choice.steps, title=title, groups_in_all=groups_in_all)
+    keep = ("name", "line", "y")
+    assert [{k: t[k] for k in keep} for t in live["data"]] == [{k: t[k] for k in keep} for t in finished["data"]]
+    assert live["layout"]["shapes"] == finished["layout"]["shapes"]
+    if choice.experiment == "mask":  # the core trains mask off first: the first live title names it so
+        first_stage = seen[0][0][0]
+        assert first_stage == "training without the causal mask" and not result.runs[0].causal
+        assert words.model_name(result.runs[0]) in titles[0]
+
+
+def test_the_live_legend_names_each_curve_once_and_the_bar_says_one_percent():
+    legend = [trace["name"] for trace in charts.curves_spec(words.live_chart(
+        coerce("mask")[0], [("training without the causal mask", MASK.unmasked.curves)])[0], (), 1200)["data"]]
+    assert legend == [words.CURVE_LABELS[name] for name in ("train", "held_out", "generating")]
+    assert words.percent_done(0.1375) == 13 and "13%" in words.training_text("training", 0.1375, 1.0, 9.0)
+    assert words.percent_done(0.29) == int(0.29 * 100)  # Streamlit's own truncation, float error included
+
+
+@pytest.mark.parametrize("name", ["mask", "heads", "dropout"])
+def test_levels_known_before_a_run_are_the_presets_levels(name):
+    assert words.levels_of(name, known_levels(PRESETS[name].config)) == words.result_chart(
+        {"mask": MASK, "heads": HEADS, "dropout": DROPOUT}[name])[1]
+
+
+def test_the_mask_words_name_each_dotted_line():
+    how = words.EXPERIMENT_HOW["mask"]
+    spec = charts.curves_spec([("", MASK.masked.curves)], words.mask_levels(MASK), 1200, title="mask on")
+    dotted_levels = [shape for shape in spec["layout"]["shapes"] if shape["line"]["dash"] == "dot"]
+    dotted_curves = [trace["name"] for trace in spec["data"] if trace["line"]["dash"] == "dot"]
+    assert len(dotted_levels) == 2 and "two grey dotted lines" in how
+    assert "**chance**" in how and "**true entropy**" in how
+    assert dotted_curves == [words.CURVE_LABELS["generating"]] and "the generating loss is the dotted one" in how
+    assert "The dotted line is" not in how
+
+
+def test_curves_that_lie_on_top_of_each_other_are_said_to():
+    spec = charts.curves_spec([("", MASK.masked.curves)], words.mask_levels(MASK), 1200, title="mask on")
+    tolerance = charts.line_loss_width(spec)
+    plot = spec["layout"]["height"] - spec["layout"]["margin"]["t"] - spec["layout"]["margin"]["b"]
+    assert tolerance == pytest.approx(spec["layout"]["yaxis"]["range"][1] * 3 / plot)
+    on = words.overlap_text(MASK.masked.curves, tolerance)
+    gap = max(abs(a - b) for x in MASK.masked.curves for y in MASK.masked.curves
+              for a, b in zip(x.losses, y.losses, strict=True))
+    assert gap < tolerance and f"{gap:.4f}" in on and "three curves show as one" in on
+    off = words.overlap_text(MASK.unmasked.curves, tolerance)
+    assert "training loss and held-out loss" in off and "two curves show as one" in off and "generating" not in off
+    equal = words.overlap_text(MASK.masked.curves, gap / 2)  # the training loss is further apart than that
+    assert equal == "The held-out loss and generating loss are equal at every step, so two curves show as one."
+    assert words.overlap_text(MASK.masked.curves, 0.0) == ""  # nothing closer than no width at all
+
+
+def test_the_heads_table_shows_a_signed_change_against_the_full_model():
+    rows = {row["head"]: row for row in words.heads_rows(HEADS)}
+    column = words.without_column(HEADS)
+    assert f"full model {HEADS.repeat_loss:.2f}" in column
+    assert rows["L1 H2"][column] == "0.14 (\u22120.04, falls)"  # silencing it lowers the loss: not a cost
+    assert rows["L1 H1"][column] == "3.11 (+2.93, rises)"
+    verdict = words.heads_verdict(HEADS)
+    assert "Without layer 1, head 2 the loss on the repeat falls, to 0.14" in verdict
+    helped = dataclasses.replace(HEADS, heads=tuple(dataclasses.replace(s, silenced_repeat_loss=0.1)
+                                                    for s in HEADS.heads))
+    assert "does not raise" in words.heads_verdict(helped) and "costs" not in words.heads_verdict(helped)
+
+
+def test_the_bars_print_a_loss_as_the_table_does():
+    bars = charts.dropout_bars_spec(DROPOUT)
+    shown = {trace["name"]: trace["text"] for trace in bars["data"] if trace.get("text")}
+    table = words.dropout_rows(DROPOUT)
+    assert shown[words.CURVE_LABELS["train"]] == [row["training loss"] for row in table]
+    assert shown[words.CURVE_LABELS["held_out"]] == [row["held-out loss"] for row in table]
+    assert all(t["constraintext"] == "none" for t in bars["data"] if t.get("text")), "Plotly would shrink them"
+
+
+def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its_own_task():
+    verdict = words.dropout_verdict(DROPOUT)
+    assert "GPT-2-sized model, 124M parameters" in verdict and "millions" not in verdict
+    assert set(words.PAGE_TASKS) == set(EXPERIMENTS) and len(set(words.PAGE_TASKS.values())) == len(EXPERIMENTS)
+    assert "one head" in words.PAGE_TASKS["mask"] and 1 in HEAD_OPTIONS
+    assert "one layer" in words.PAGE_TASKS["heads"] and 1 in LAYER_OPTIONS
+    assert "seed" in words.PAGE_TASKS["dropout"] and "mask" not in words.PAGE_TASKS["dropout"]
+
+
+def test_the_dropout_bars_take_the_curves_colours_and_the_entropy_spans_the_plot():
+    curves = charts.curves_spec(*words.result_chart(DROPOUT)[:2], 800)
+    by_p = [trace["line"]["color"] for trace in curves["data"]][::2]  # train, held-out a p: one colour a p
+    bars = charts.dropout_bars_spec(DROPOUT)
+    drawn = [trace for trace in bars["data"] if trace["type"] == "bar" and trace["y"] != [None]]
+    for trace in drawn:
+        assert trace["marker"]["color"] == by_p and trace["showlegend"] is False
+    assert [t["marker"]["pattern"]["shape"] for t in drawn] == ["", charts.HELD_OUT_PATTERN]
+    assert [t["line"]["dash"] for t in curves["data"][:2]] == ["solid", "dash"]  # held-out: dashed and hatched
+    legend = [t for t in bars["data"] if t.get("showlegend") is not False]
+    assert {t["marker"]["color"] for t in legend if t["type"] == "bar"} == {LEVEL_COLOUR}  # no p's colour
+    (line,) = bars["layout"]["shapes"]
+    assert (line["xref"], line["x0"], line["x1"], line["y0"]) == ("paper", 0, 1, DROPOUT.entropy)
+
+
+@pytest.mark.parametrize("spec", [
+    charts.curves_spec([("", HEADS.curves)], words.heads_levels(HEADS), 2000),
+    charts.dropout_bars_spec(DROPOUT),
+], ids=["curves", "bars"])
+def test_legends_sit_at_the_foot_of_the_figure_and_the_top_leaves_room_for_the_toolbar(spec):
+    legend = spec["layout"]["legend"]
+    assert (legend["yref"], legend["y"], legend["yanchor"]) == ("container", 0, "bottom")
+    assert spec["layout"]["margin"]["t"] >= charts.TOP_ROOM
