@@ -19,7 +19,7 @@ if big:
 panels.show_notes(notes, big)
 if not big:
     st.markdown(words.INTRO)
-choice = train_view.controls(choice)
+choice = train_view.controls(choice, folded=big)
 if not big:
     st.markdown(words.EXPERIMENT_HOW[choice.experiment])
 show_masked = train_view.show_masked_switch(choice, from_link)

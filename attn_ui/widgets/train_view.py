@@ -82,11 +82,22 @@ def _experiment_changed() -> None:
     _set_widgets(preset_choice(st.session_state["train.exp"]))
 
 
-def controls(choice: TrainChoice) -> TrainChoice:
-    """The experiment and its switches; returns the choice they describe."""
+def controls(choice: TrainChoice, folded: bool = False) -> TrainChoice:
+    """The experiment and its switches; returns the choice they describe. `folded` (projector mode) puts them in
+    an expander whose label says what is chosen, so the curves fit a 1280x720 screen under the buttons."""
     state = st.session_state
     if "train.exp" not in state:
         _set_widgets(choice)
+    if not folded:
+        return _controls()
+    label = words.settings_summary(state["train.exp"], state.get("train.heads"), state.get("train.layers"),
+                                   state.get("train.rates"), state.get("train.steps"), state.get("train.seed"))
+    with st.expander(label, icon=":material/tune:", key="train.settings", on_change="rerun"):
+        return _controls()
+
+
+def _controls() -> TrainChoice:
+    state = st.session_state
     st.segmented_control(words.EXPERIMENT_LABEL, EXPERIMENTS, key="train.exp", required=True,
                          format_func=words.EXPERIMENT_NAMES.__getitem__, on_change=_experiment_changed)
     experiment = state["train.exp"]

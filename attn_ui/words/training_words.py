@@ -102,6 +102,23 @@ MASK_LINK_LABEL = "Train a model with and without the mask"
 SCENE_LINK_LABEL = "Open the experiment on Train it yourself"
 
 
+def settings_summary(experiment: str, heads, layers, rates, steps, seed) -> str:
+    """The folded settings' label in projector mode: what is chosen, in one line (values as the widgets hold them;
+    one the page would not use is left out rather than shown)."""
+    parts = [EXPERIMENT_NAMES.get(experiment, "Settings")]
+    if isinstance(heads, int):
+        parts.append(f"{heads} head{'s' if heads != 1 else ''}")
+    if experiment == "heads" and isinstance(layers, int):
+        parts.append(f"{layers} layer{'s' if layers != 1 else ''}")
+    if experiment == "dropout" and rates:
+        parts.append("p = " + ", ".join(f"{p:g}" for p in rates))
+    if isinstance(steps, int):
+        parts.append(f"{steps:,} steps")
+    if isinstance(seed, int | float):
+        parts.append(f"seed {int(seed)}")
+    return " · ".join(parts) + " (change)"
+
+
 def rate_label(p: float) -> str:
     return f"p = {p:g}"
 

@@ -117,7 +117,7 @@ LIVE_STATE = """() => {
 
 
 def test_the_live_mask_chart_draws_the_model_training_now_with_its_levels(server, page):
-    open_train(page, server, "exp=mask&steps=800&seed=47")
+    open_train(page, server, "exp=mask&steps=2400&seed=47")  # the most steps: model 1 lasts long enough to see
     button(page, "Train").click()
     page.locator('[data-testid="stProgress"]').wait_for(timeout=PATIENCE_MS)
     seen = []
