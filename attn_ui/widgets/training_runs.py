@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+import statistics
 import threading
 import time
 from dataclasses import dataclass, field
@@ -254,16 +255,26 @@ def _shape(choice: TrainChoice) -> tuple:
     return choice.experiment, choice.heads, choice.layers
 
 
+CALIBRATION_STRETCHES = 3  # training stretches timed for a first estimate; their median is the pace
+
+
 def calibrate(choice: TrainChoice) -> tuple[float, float]:
     """(seconds a training step of one model, seconds before the first step), timed on the choice's own run in
     a training process, as a real run is: its first Progress (the process starting, the data and the first
-    evaluation) and its second (log_every steps and one evaluation). Leaving the run kills the process."""
+    evaluation), then the median of the next few stretches (log_every steps and one evaluation each), so one
+    stretch slowed by other work on the machine does not double the estimate. Leaving the run kills the process."""
+    stretches = []
     with contextlib.closing(progress_elsewhere(choice)) as steps:
         begin = time.perf_counter()
         next(steps)
-        started = time.perf_counter()
-        next(steps)
-        per_step = (time.perf_counter() - started) / choice.config.train.log_every
+        started = last = time.perf_counter()
+        for progress in steps:
+            now = time.perf_counter()
+            stretches.append(now - last)
+            last = now
+            if len(stretches) == CALIBRATION_STRETCHES or progress.result is not None:
+                break
+    per_step = statistics.median(stretches) / choice.config.train.log_every
     return per_step, started - begin
 
 
