@@ -205,6 +205,14 @@ def test_a_run_whose_process_fails_reaches_its_watchers_as_a_short_message():
     assert "Traceback" not in words.failed_text(failed.error)
 
 
+def test_the_warm_up_measures_every_presets_shape_in_the_background():
+    board = RunBoard()
+    board.warm_up().join(timeout=120)
+    presets = [preset_choice(experiment) for experiment in ("mask", "heads", "dropout")]
+    assert set(board.pace) == {(c.experiment, c.heads, c.layers) for c in presets}
+    assert all(per_step > 0 and start > 0 for per_step, start in board.pace.values())
+
+
 def test_calibration_measures_once_a_shape_even_when_many_ask_at_once():
     board = RunBoard()
     choice = coerce("mask", heads=1, steps=100)[0]
