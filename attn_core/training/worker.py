@@ -23,6 +23,7 @@ import contextlib
 import logging
 import os
 import pickle
+import select
 import struct
 import subprocess
 import sys
@@ -36,6 +37,7 @@ from pathlib import Path
 NICE = 0
 FRAME = struct.Struct(">Q")  # a frame's length
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds attn_core
+STALL_SECONDS = 60.0  # a Progress comes every few hundred steps, under 1 s of CPU; a minute of nothing is a stuck run
 STDERR_KEPT = 2000  # characters of a failed child's stderr kept in the error
 LOG = logging.getLogger(__name__)
 
@@ -56,18 +58,29 @@ def _child_env() -> dict[str, str]:
 
 
 def _start(choice, errors) -> subprocess.Popen:
-    child = subprocess.Popen([sys.executable, "-m", "attn_core.training.worker", str(NICE)],
+    child = subprocess.Popen([sys.executable, "-m", "attn_core.training.worker", str(NICE)], bufsize=0,
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=_child_env(),
-                             cwd=str(PACKAGE_ROOT))
+                             cwd=str(PACKAGE_ROOT))  # unbuffered: select() then sees every byte not yet read
     with contextlib.suppress(OSError):  # a child that died before reading: its stderr says why, later
         child.stdin.write(pickle.dumps(choice, protocol=pickle.HIGHEST_PROTOCOL))
         child.stdin.close()
     return child
 
 
-def _read_exactly(stream, size: int) -> bytes | None:
-    data = stream.read(size)
-    return data if data is not None and len(data) == size else None
+def _read_exactly(stream, size: int, stall: float) -> bytes | None:
+    """`size` bytes from the child's unbuffered stdout; None at its end. Raises TimeoutError when no byte comes
+    for `stall` seconds (where the platform can wait on a pipe: not on Windows)."""
+    data = bytearray()
+    while len(data) < size:
+        if os.name != "nt":
+            ready, _, _ = select.select([stream], [], [], stall)
+            if not ready:
+                raise TimeoutError
+        chunk = stream.read(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
 
 
 def _failure(child: subprocess.Popen, errors) -> WorkerFailed:
@@ -80,9 +93,10 @@ def _failure(child: subprocess.Popen, errors) -> WorkerFailed:
     return WorkerFailed(f"the training process ended early (exit code {code}){': ' + last if last else ''}")
 
 
-def progress_elsewhere(choice) -> Iterator:
+def progress_elsewhere(choice, stall: float = STALL_SECONDS) -> Iterator:
     """choice.progress(), computed in a child process. Raises WorkerFailed if the child ends before the last
-    Progress (the one with the result)."""
+    Progress (the one with the result), or sends nothing for `stall` seconds (then it is killed): a stuck run
+    must not hold the server's one training slot for ever."""
     with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a chatty child can never block on it
         try:
             child = _start(choice, errors)
@@ -92,8 +106,14 @@ def progress_elsewhere(choice) -> Iterator:
             return
         try:
             while True:
-                header = _read_exactly(child.stdout, FRAME.size)
-                body = None if header is None else _read_exactly(child.stdout, FRAME.unpack(header)[0])
+                try:
+                    header = _read_exactly(child.stdout, FRAME.size, stall)
+                    body = None if header is None else _read_exactly(child.stdout, FRAME.unpack(header)[0], stall)
+                except TimeoutError:
+                    child.kill()
+                    child.wait()
+                    LOG.error("the training process sent nothing for %.0f s and was stopped: %r", stall, choice)
+                    raise WorkerFailed(f"the training process stalled (nothing for {stall:.0f} s)") from None
                 if body is None:
                     raise _failure(child, errors)
                 progress = pickle.loads(body)

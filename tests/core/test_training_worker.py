@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -79,6 +80,19 @@ def test_a_killed_child_is_a_failure_not_a_hang():
         with pytest.raises(worker.WorkerFailed, match="exit code -9"):
             for _ in steps:
                 pass
+
+
+def test_a_child_that_stops_sending_is_killed_and_reported():
+    steps = worker.progress_elsewhere(short("heads"), stall=1.0)
+    next(steps)
+    (pid,) = workers_of_this_process()
+    os.kill(pid, signal.SIGSTOP)  # alive, but silent: the way a stuck run looks from outside
+    began = time.monotonic()
+    with pytest.raises(worker.WorkerFailed, match=r"stalled \(nothing for 1 s\)"):
+        for _ in steps:
+            pass
+    assert time.monotonic() - began < 10
+    assert workers_of_this_process() == []
 
 
 def test_where_no_process_can_start_the_run_happens_here(monkeypatch, caplog):
