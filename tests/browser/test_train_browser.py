@@ -39,8 +39,8 @@ def wait_for_text(page, text: str) -> None:
 
 def test_train_grows_the_curves_live_and_ends_with_the_cores_run(server, page):
     errors = harness.collect_page_errors(page)
-    choice = coerce("heads", heads=1, layers=1, steps=800, seed=41)[0]
-    open_train(page, server, "exp=heads&heads=1&layers=1&steps=800&seed=41")
+    choice = coerce("heads", heads=1, layers=1, steps=2000, seed=41)[0]
+    open_train(page, server, "exp=heads&heads=1&layers=1&steps=2000&seed=41")  # long enough to watch it grow
     assert page.get_by_text("Training takes about").count() == 1  # said before it starts
     button(page, "Train").click()
     page.locator('[data-testid="stProgress"]').wait_for(timeout=PATIENCE_MS)
