@@ -82,7 +82,7 @@ def final(curves: tuple[Curve, ...], name: str) -> float:
 def known_levels(config) -> dict[str, float]:
     """The reference levels an experiment's result will report that its data alone fixes, so a page can draw
     them before any training: the toy language's true entropy (mask, dropout) and chance, ln V (mask, heads).
-    Each is computed as the experiment computes its result's field, so the two are equal."""
+    The experiments fill their results' `entropy` and `chance_loss` from here, so the two are the same numbers."""
     if isinstance(config, HeadsExperiment):
         return {"chance": rounded(math.log(config.vocab_size))}
     language = toy_language()
@@ -169,13 +169,14 @@ def mask_experiment_steps(config: MaskExperiment, seed: int) -> Iterator[Progres
             grammatical_sentences=rounded(sentences, SCORE_DIGITS),
             samples=tuple(" ".join(text) for text in texts[: config.shown]),
         ))
+    levels = known_levels(config)
     result = MaskResult(
         config=config,
         seed=seed,
-        entropy=rounded(language.entropy_per_token),
+        entropy=levels["entropy"],
         entropy_by_position=tuple(rounded(h) for h in language.entropy_by_position),
         grammar_held_out_loss=rounded(grammar_loss(language, held_out)),
-        chance_loss=rounded(math.log(len(language.vocabulary))),
+        chance_loss=levels["chance"],
         runs=tuple(runs),
     )
     yield Progress(1.0, "done", runs[-1].curves, result)
@@ -261,7 +262,7 @@ def heads_experiment_steps(config: HeadsExperiment, seed: int) -> Iterator[Progr
     result = HeadsResult(
         config=config,
         seed=seed,
-        chance_loss=rounded(math.log(config.vocab_size)),
+        chance_loss=known_levels(config)["chance"],
         curves=curves,
         held_out_loss=final(curves, "held_out"),
         repeat_loss=final(curves, "repeat"),
@@ -331,7 +332,7 @@ def dropout_experiment_steps(config: DropoutExperiment, seed: int) -> Iterator[P
     result = DropoutResult(
         config=config,
         seed=seed,
-        entropy=rounded(language.entropy_per_token),
+        entropy=known_levels(config)["entropy"],
         grammar_train_loss=rounded(grammar_loss(language, train_data)),
         grammar_held_out_loss=rounded(grammar_loss(language, held_out)),
         distinct_train_sentences=distinct_rows(train_data),
