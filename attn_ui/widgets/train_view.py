@@ -197,11 +197,8 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     run = _watched(choice)
     status = st.empty()
     if run is not None and run.active:
-        live = st.empty()
-        with live.container():
-            _follow(run, status, choice, projector, show_masked)
-        live.empty()
-        st.rerun(scope="app")  # the run has ended: the buttons above (Stop) were drawn for a live run
+        _follow(run, status, choice, projector, show_masked)
+        st.rerun(scope="app")  # the run has ended: the page draws its result, and Stop (drawn for a live run) again
     view = run.view() if run is not None else None
     result = None
     if view is not None and view.status == "done":
