@@ -18,7 +18,7 @@ sidebar_nav()
 @st.fragment
 def lab() -> None:
     incoming = state.current_settings()
-    layout = projector.lab_layout(projector.projector_on(incoming.from_link))
+    layout = projector.lab_layout(projector.projector_on())
     with layout.controls:
         projector.projector_switch()
         settings, notes = lab_controls(incoming)

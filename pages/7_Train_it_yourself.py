@@ -7,15 +7,13 @@ opens it large for a lecture hall.
 
 import streamlit as st
 
-from attn_ui.widgets import look, panels, projector, train_view
+from attn_ui.widgets import panels, projector, train_view
 from attn_ui.widgets.page import lesson_page
 from attn_ui.words import training_words as words
 
 lesson_page(words.TITLE, words.QUESTION, 6)
 choice, notes, from_link = train_view.incoming_choice()
-big = projector.projector_on(from_link, key=train_view.PROJECTOR_KEY)
-if big:
-    look.apply_projector_look()
+big = projector.is_on()  # lesson_page decided it, drew the page's one switch and applied its look
 panels.show_notes(notes, big)
 if not big:
     st.markdown(words.INTRO)
@@ -28,4 +26,3 @@ train_view.buttons(choice)
 train_view.training_panel(choice, show_masked, big)
 if not big:
     st.caption(words.PAGE_TASKS[choice.experiment])
-projector.projector_switch(train_view.PROJECTOR_KEY, write_url=True)

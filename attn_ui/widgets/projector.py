@@ -33,12 +33,12 @@ MODE_KEY = "app.projector"  # our own key: widget values are dropped on a page t
 PAGE_SWITCH_KEY = "page.projector"  # the switch of every page without one of its own
 
 
-def projector_on(from_link: bool = False, key: str = SWITCH_KEY) -> bool:
+def projector_on(key: str = SWITCH_KEY) -> bool:
     """Is projector mode on? One answer for the whole app: a `mode` in the URL wins (a link), else the session.
 
-    `from_link` is kept for the callers' sake: a link is now recognised by its `mode` key alone, since moving to
-    another page drops the URL's keys and must not switch the mode off. The switch `key` is set to the answer
-    before it is drawn, so every page's switch shows the same state. On, the URL gets `mode=projector` written
+    A link is recognised by its `mode` key alone, since moving to another page drops the URL's keys and must not
+    switch the mode off. The switch `key` is set to the answer before it is drawn, so every page's switch shows
+    the same state. On, the URL gets `mode=projector` written
     back, so the address bar reproduces the view on every page.
     """
     mode = url_mode()
@@ -56,8 +56,8 @@ def is_on() -> bool:
     return bool(st.session_state.get(MODE_KEY, False))
 
 
-def projector_switch(key: str = SWITCH_KEY, write_url: bool = True) -> None:
-    """The switch. Every switch writes the app-wide mode and the URL at once (`write_url` is kept for callers)."""
+def projector_switch(key: str = SWITCH_KEY) -> None:
+    """The switch. Every switch writes the app-wide mode and the URL at once."""
     st.toggle("Projector mode", key=key, help="Large text, maps and tiles for a lecture hall; hides the explanations.",
               on_change=_write_mode, args=(key,))
 

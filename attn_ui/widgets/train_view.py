@@ -42,7 +42,6 @@ QUERY_KEYS = ("exp", "heads", "layers", "p", "steps", "seed")
 VIEW_KEYS = ("show", "mode")  # the mask experiment's model on view; projector mode
 CHOICE_KEY, WRITTEN_KEY = "train.choice", "train.written"  # the choice on screen; the query we last wrote
 WATCH_KEY, VIEWER_KEY = "train.watch", "train.viewer"  # the run this session watches; who this session is
-PROJECTOR_KEY = "train.projector"
 WIDGETS = MappingProxyType({"train.heads": "heads", "train.layers": "layers", "train.rates": "rates",
                             "train.steps": "steps", "train.seed": "seed"})  # widget key -> TrainChoice field
 REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at least

@@ -141,7 +141,7 @@ def test_changing_the_experiment_resets_its_switches_to_the_preset():
 
 def test_projector_mode_from_the_url_hides_the_explanations():
     at = open_page(exp="mask", mode="projector")
-    assert words.INTRO not in texts(at) and at.toggle(key="train.projector").value is True
+    assert words.INTRO not in texts(at) and at.toggle(key="page.projector").value is True
     (settings,) = [box for box in at.expander if box.label.endswith("(change)")]
     assert settings.label == words.settings_summary("mask", 2, 1, [], 1200, 0)
     assert settings.label.startswith("Mask off vs on · 2 heads · 1,200 steps · seed 0")
