@@ -12,7 +12,6 @@ from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words, training_words
 
-STILL = {"displayModeBar": False}
 SIX = tuple(range(2, len(Settings().tokens) + 1))  # the later words that can be changed
 ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}, extras=(
     Extra("change", "peek.position", lambda _s: 4, lambda raw, _s: read_choice(raw, "change", SIX)),
@@ -28,7 +27,7 @@ panels.show_notes(start.notes)
 st.markdown(mask_words.CHEAT_HOW)
 cheat = lessons.cheating_head(Settings().sentence, controls.causal_toggle("peek"))
 left, right = st.columns([1, 1.2], gap="medium")
-panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=STILL, place=left)
+panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=layout.still_config(), place=left)
 with right:
     panels.metric_tiles({"Next word guessed right": f"{cheat.hit_count} of {cheat.positions}"}, columns=1)
 panels.table(mask_words.guess_rows(cheat), hide_index=True, place=right)
@@ -46,7 +45,7 @@ position = left.select_slider("Word to change", range(2, len(labels) + 1), key="
 swap = left.segmented_control("New word", lessons.REPLACEMENTS, key="peek.swap", required=True)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
-panels.chart(mask_charts.later_change_table(change), key="peek.change", config=STILL, place=right)
+panels.chart(mask_charts.later_change_table(change), key="peek.change", config=layout.still_config(), place=right)
 
 quiz_view.inline_question("pad-zero-trap")
 st.markdown(mask_words.ROUTES_HOW)
@@ -55,14 +54,14 @@ row = left.select_slider("Query row", range(len(labels)), key="peek.row", format
 ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row)
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
-panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=STILL, place=right)
+panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
 with predict.answer_fold("pad-zero-trap", "The question's example, worked out"):
     st.markdown(mask_words.worked_example_text(lessons.worked_example()))
 
 st.markdown(mask_words.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
-panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=STILL, place=left)
+panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=layout.still_config(), place=left)
 right.markdown(mask_words.values_caption(terms))
 right.markdown(mask_words.PEEK_FAILURES)
 try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"), __file__)

@@ -12,7 +12,6 @@ from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
-STILL = {"displayModeBar": False}
 ADDRESS = PageAddress("pad", Settings(causal=True, padded=(5, 6)), ("causal", "pad"),
                       {"causal": "pad.causal", "padded": "pad.pad"})
 lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
@@ -31,10 +30,10 @@ panels.show_notes(start.notes + notes)
 left.markdown(mask_words.mask_counts_caption(result))
 left.markdown(mask_words.PAD_ROWS)
 left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))
-panels.chart(attention_map(result, style=layout.LESSON), key="pad.map", config=STILL, place=right)
+panels.chart(attention_map(result, style=layout.LESSON), key="pad.map", config=layout.still_config(), place=right)
 tables = zip(st.columns(3), mask_charts.mask_tables(result), ("causal", "padding", "both"), strict=True)
 for column, figure, name in tables:
-    panels.chart(figure, key=f"pad.table_{name}", config=STILL, place=column)
+    panels.chart(figure, key=f"pad.table_{name}", config=layout.still_config(), place=column)
 
 st.markdown(mask_words.BATCH_HOW)
 left, right = st.columns(2, gap="medium")
@@ -43,7 +42,7 @@ batch = lessons.two_sentence_batch(settings.sentence, short, causal)
 left.markdown(mask_words.batch_caption(batch))
 right.code(mask_words.batch_code(batch), language="python")
 for number, (column, figure) in enumerate(zip(st.columns(2), mask_charts.batch_masks(batch), strict=True)):
-    panels.chart(figure, key=f"pad.batch_{number + 1}", config=STILL, place=column)
+    panels.chart(figure, key=f"pad.batch_{number + 1}", config=layout.still_config(), place=column)
 
 st.markdown(mask_words.EMPTY_ROW_HOW)
 empty = result.empty_rows[0] if result.empty_rows else None

@@ -11,7 +11,6 @@ from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
-STILL = {"displayModeBar": False}
 ADDRESS = PageAddress("drop", Settings(dropout=0.5), ("p", "train", "rescale", "roll"),
                       {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")})
 lesson_page("Dropout on attention weights", "What does dropout do to a row of weights, and why rescale?", 5)
@@ -30,14 +29,14 @@ with left:
     panels.metric_tiles(mask_words.dropout_tiles(result, lessons.different_maps(settings)), columns=2,
                         helps=mask_words.DROPOUT_TILE_HELP)
 left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
-panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=STILL, place=right)
+panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=layout.still_config(), place=right)
 st.markdown(mask_words.INFERENCE_HOW)
 
 quiz_view.inline_question("dropout-rescale")
 with predict.answer_fold("dropout-rescale", "Why the rescale matters: row sums over many re-rolls"):
     st.markdown(mask_words.ROLLS_HOW)
     rolls = lessons.dropout_rolls(settings)
-    panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=STILL)
+    panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=layout.still_config())
     st.markdown(mask_words.rolls_caption(rolls))
 st.markdown(mask_words.DROP_FAILURES)
 try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False), __file__)

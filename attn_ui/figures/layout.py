@@ -145,6 +145,11 @@ def heatmap_cells(grid: np.ndarray) -> list[list]:
     return [[None if isinstance(v, float) and v != v else v for v in row] for row in np.asarray(grid).tolist()]
 
 
+def still_config() -> dict:
+    """Plotly's config for a figure that is not a tool (a lesson's table, a live chart): no toolbar at all."""
+    return {"displayModeBar": False}
+
+
 def download_config(filename: str, scale: int = 3) -> dict:
     """Plotly's toolbar: a PNG with a meaningful name at slide resolution; no editing tools."""
     return {

@@ -20,8 +20,6 @@ from attn_ui.widgets import panels, projector, train_view
 from attn_ui.words import mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, Scene
 
-STILL = MappingProxyType({"displayModeBar": False})  # a figure, not a tool: no toolbar
-
 
 def _row(scene: Scene) -> int | None:
     return None if scene.row is None else scene.row - 1
@@ -36,18 +34,18 @@ def _map(scene: Scene, result: Result) -> None:
 def _cheat(scene: Scene, result: Result) -> None:
     head = mask_lessons.cheating_head(scene.settings.sentence, scene.settings.causal)
     style = layout.SCENE_PROJECTOR if projector.is_on() else layout.LESSON
-    panels.chart(attention_map(head, style=style), key="scene.cheat", config=dict(STILL))
+    panels.chart(attention_map(head, style=style), key="scene.cheat", config=layout.still_config())
 
 
 def _later_word(scene: Scene, result: Result) -> None:
     position, new_word = LATER_WORD
     change = mask_lessons.change_later_word(scene.settings, position, new_word)
-    panels.chart(mask_charts.later_change_table(change), key="scene.later", config=dict(STILL))
+    panels.chart(mask_charts.later_change_table(change), key="scene.later", config=layout.still_config())
 
 
 def _routes(scene: Scene, result: Result) -> None:
     rows = mask_lessons.route_rows(scene.settings, _row(scene))
-    panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=dict(STILL))
+    panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=layout.still_config())
 
 
 def _trap(scene: Scene, result: Result) -> None:
@@ -57,32 +55,32 @@ def _trap(scene: Scene, result: Result) -> None:
 
 def _rolls(scene: Scene, result: Result) -> None:
     panels.chart(mask_charts.row_sum_rolls(mask_lessons.dropout_rolls(scene.settings)), key="scene.rolls",
-                 config=dict(STILL))
+                 config=layout.still_config())
 
 
 def _concat(scene: Scene, result: Result) -> None:
-    panels.chart(head_charts.concat_figure(result), key="scene.concat", config=dict(STILL))
+    panels.chart(head_charts.concat_figure(result), key="scene.concat", config=layout.still_config())
 
 
 def _mixing(scene: Scene, result: Result) -> None:
-    panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=dict(STILL))
+    panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=layout.still_config())
 
 
 def _memory(scene: Scene, result: Result) -> None:
     batch, heads, length = MEMORY
-    panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=dict(STILL))
+    panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=layout.still_config())
 
 
 def _values(scene: Scene, result: Result) -> None:
     terms = mask_lessons.row_times_values(result, _row(scene))
-    panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=dict(STILL))
+    panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=layout.still_config())
 
 
-# kind -> its drawing; read-only
 def _training(scene: Scene, result: Result) -> None:
     train_view.scene_board(scene.training, projector.is_on())
 
 
+# kind -> its drawing; read-only
 BOARDS: Mapping[str, Callable[[Scene, Result], None]] = MappingProxyType({
     "map": _map, "cheat": _cheat, "later-word": _later_word, "routes": _routes, "trap": _trap, "rolls": _rolls,
     "concat": _concat, "mixing": _mixing, "memory": _memory, "values": _values, "training": _training,

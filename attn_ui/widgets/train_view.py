@@ -48,7 +48,6 @@ REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at least
 REDRAW_PER_WATCHER = 0.03  # ... and this much more per session watching it (50 students: one redraw in 1.5 s)
 PASS_PER_WATCHER = 0.02  # seconds between two passes of the live loop, per watcher, from REDRAW_EVERY ...
 PASS_AT_MOST = 1.0  # ... to this: how long a click elsewhere (Stop included) may wait
-STILL = MappingProxyType({"displayModeBar": False})
 
 
 # --- state: URL <-> session <-> widgets ----------------------------------------------------------------------
@@ -241,7 +240,7 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_mas
             if choice.is_preset and not shipped_shown:  # drawn as the finished chart draws it
                 groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped(), show_masked)
                 spec = charts.curves_spec(groups, shipped_levels, choice.steps, style, title)
-                chart.plotly_chart(ReadyFigure(spec), key="train.live.shipped", config=dict(STILL),
+                chart.plotly_chart(ReadyFigure(spec), key="train.live.shipped", config=layout.still_config(),
                                    alt=words.chart_alt(words.PRESET_SHOWN, groups, shipped_levels))
                 words_box.caption(words.PRESET_WHILE_WAITING)
                 shipped_shown = True
@@ -260,7 +259,7 @@ def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style,
     bar.progress(percent, text=f"{percent}%")  # one whole number for the bar and its text
     groups, title, groups_in_all = words.live_chart(choice, view.stages)
     spec = charts.curves_spec(groups, levels, choice.steps, style, title, groups_in_all=groups_in_all)
-    chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=dict(STILL),
+    chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=layout.still_config(),
                        alt=words.chart_alt(title or words.EXPERIMENT_NAMES[choice.experiment], groups, levels))
     words_box.markdown(words.curves_in_words(groups, levels))
 
