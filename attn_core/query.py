@@ -10,7 +10,7 @@ The view keys (what a page shows, not what it computes) are declared here too, w
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -326,10 +326,15 @@ def read_lesson(raw: str | None, lessons: int) -> tuple[int | None, str | None]:
     return None, f"`lesson` must be a lesson's number from 1 to {lessons}; {quoted(text)} was ignored."
 
 
+def unused_key_notes(params: Iterable[str], used: Container[str], page: str = "This page") -> list[str]:
+    """A note for every key of a link that the page does not use (it is dropped from the address), six at most."""
+    return [f"{page} has no setting {quoted(key[:40])}; it was left out of the address."
+            for key in params if key not in used][:6]
+
+
 def lab_view_notes(params: Mapping[str, Any]) -> list[str]:
     """A note for every key of a Lab link that the Lab does not use (it is dropped from the address)."""
-    unknown = [key for key in params if key not in QUERY_KEYS and key not in LAB_VIEW_KEYS]
-    return [f"The Lab has no setting {quoted(key[:40])}; it was left out of the address." for key in unknown[:6]]
+    return unused_key_notes(params, {*QUERY_KEYS, *LAB_VIEW_KEYS}, "The Lab")
 
 
 def read_flag(raw: str | None, key: str) -> tuple[bool, str | None]:

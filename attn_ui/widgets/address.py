@@ -23,11 +23,30 @@ from typing import Any
 import streamlit as st
 
 from attn_core import Settings, settings_from_query
-from attn_core.query import quoted
+from attn_core.query import unused_key_notes
 from attn_core.settings import FIELD_BY_NAME
 from attn_ui.widgets.state import SETTINGS_KEY, history_navigation, url_params
 
 KEPT = ("mode",)  # other features' keys that every page keeps in its address
+
+
+def arrive(memory_key: str) -> dict[str, list[str]]:
+    """The address on a navigation run, all values of each key; remembered under `memory_key` (key -> last value)
+    as what the browser shows, for write_address to compare with."""
+    params = url_params()
+    st.session_state[memory_key] = {key: values[-1] for key, values in params.items() if values}
+    return params
+
+
+def write_address(wanted: Mapping[str, str], memory_key: str) -> None:
+    """Write `wanted`, plus the KEPT keys the address holds, in one message (one history entry), when it differs
+    from what the browser shows (remembered under `memory_key`)."""
+    last = st.session_state.get(memory_key)
+    last = last if isinstance(last, dict) else {}
+    wanted = {**wanted, **{key: last[key] for key in KEPT if key in last}}
+    if last != wanted:
+        st.query_params.from_dict(wanted)
+        st.session_state[memory_key] = wanted
 
 
 @dataclass(frozen=True)
@@ -83,11 +102,8 @@ class PageAddress:
         state = st.session_state
         if self._marker() in state and not history_navigation():
             return Start(state.get(self._base_key, self.default), [])  # a click: the widgets own the state
-        params = url_params()
-        state[self._url_key] = {key: values[-1] for key, values in params.items() if values}
-        own = {*self.keys, *(extra.key for extra in self.extras), *KEPT}
-        notes = [f"This page has no setting {quoted(key[:40])}; it was left out of the address."
-                 for key in params if key not in own][:6]
+        params = arrive(self._url_key)
+        notes = unused_key_notes(params, {*self.keys, *(extra.key for extra in self.extras), *KEPT})
         given = {key: values for key, values in params.items() if key in self.keys}
         stored = state.get(SETTINGS_KEY)
         if self.carry_lab and not given and stored is not None:
@@ -112,16 +128,10 @@ class PageAddress:
 
     def remember(self, settings: Settings, **extras: Any) -> None:
         """Write the page's state to its address, in one message, when it changed: one history entry a change."""
-        state = st.session_state
         full, default = settings.to_query_full(), self.default.to_query_full()
         wanted = {key: full[key] for key in self.keys if full[key] != default[key]}
         for extra in self.extras:
             value = extras[extra.key]
             if value != extra.default(settings):
                 wanted[extra.key] = extra.write(value)
-        last = state.get(self._url_key)
-        last = last if isinstance(last, dict) else {}
-        wanted.update({key: last[key] for key in KEPT if key in last})
-        if last != wanted:
-            st.query_params.from_dict(wanted)
-            state[self._url_key] = wanted
+        write_address(wanted, self._url_key)

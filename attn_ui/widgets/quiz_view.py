@@ -25,9 +25,10 @@ from typing import Any
 import streamlit as st
 
 from attn_core.query import ANSWERS_KEY as ANSWERS_PARAM
-from attn_core.query import quoted, read_answers, write_answers
+from attn_core.query import quoted, read_answers, unused_key_notes, write_answers
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Question, Section, Tally, feedback, is_complete, is_right, letter, normalise, tally
+from attn_ui.widgets import address
 from attn_ui.widgets.page import lab_button
 from attn_ui.widgets.state import history_navigation
 
@@ -38,7 +39,6 @@ URL_SECTION_KEY = "quiz.url"
 PICKER_KEY = "quiz.pick"
 WIDGET_PREFIX = "quiz.w."
 SECTION_PARAM = "section"  # ?section=padding opens the page on that section
-KEPT_PARAMS = ("mode",)  # other features' keys that every page keeps in its address
 SHAPES = tuple((q.kind, len(q.options)) for q in QUESTIONS)  # what the `answers` reader checks items against
 
 
@@ -208,10 +208,8 @@ def restore_from_address() -> list[str]:
     answers; present, it replaces them. Other runs leave everything to the widgets."""
     if PICKER_KEY in st.session_state and not history_navigation():
         return []
-    params = {key: st.query_params.get_all(key) for key in st.query_params}
-    st.session_state[URL_SECTION_KEY] = {key: values[-1] for key, values in params.items() if values}
-    notes = [f"Check yourself has no setting {quoted(key[:40])}; it was left out of the address."
-             for key in params if key not in (SECTION_PARAM, ANSWERS_PARAM, *KEPT_PARAMS)][:6]
+    params = address.arrive(URL_SECTION_KEY)
+    notes = unused_key_notes(params, {SECTION_PARAM, ANSWERS_PARAM, *address.KEPT}, "Check yourself")
     wanted = (params.get(SECTION_PARAM) or [None])[-1]
     if wanted in SECTION_BY_ID:
         st.session_state[SECTION_KEY] = wanted
@@ -240,12 +238,7 @@ def remember_in_address(section: Section) -> None:
     written = write_answers(SHAPES, first, current)
     if written:
         wanted[ANSWERS_PARAM] = written
-    last = st.session_state.get(URL_SECTION_KEY)
-    last = last if isinstance(last, dict) else {}
-    wanted.update({key: last[key] for key in KEPT_PARAMS if key in last})
-    if last != wanted:
-        st.query_params.from_dict(wanted)
-        st.session_state[URL_SECTION_KEY] = wanted
+    address.write_address(wanted, URL_SECTION_KEY)
 
 
 def section_picker() -> Section:
