@@ -183,13 +183,6 @@ def sample_rss(pid: int, stop: threading.Event, peak: list[float], children_peak
         children_peak[0] = max(children_peak[0], children)
 
 
-def children_cpu_seconds(pid: int) -> float:
-    """CPU of the server's finished (waited-for) children: cutime + cstime, fields 16 and 17 of proc(5)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
-
-
 def pin(pid: int, cores: int) -> None:
     """Keep the server (every thread it has, and the processes it starts later) on its first `cores` CPUs, as a
     host that gives the app a part of the machine does."""
@@ -272,7 +265,7 @@ async def main_async(args) -> None:
         go.set()
         window = time.perf_counter() + 2.0  # the Lab clicks warm up for 2 s first
         cpu_before, busy_before = server.cpu_seconds(), load.machine_ticks()
-        children_before = children_cpu_seconds(server.pid)
+        children_before = harness.process_cpu_seconds(server.pid, children=True)
         lab.window_start, lab.window_end = window, window + args.deadline
         for future in futures:
             future.set_result(window + rng.uniform(0, args.press_within))
@@ -281,7 +274,7 @@ async def main_async(args) -> None:
         lab.window_end = time.perf_counter()  # Lab clicks count while the class trains, not after
         lasted = lab.window_end - window
         cpu = server.cpu_seconds() - cpu_before
-        children_cpu = children_cpu_seconds(server.pid) - children_before
+        children_cpu = harness.process_cpu_seconds(server.pid, children=True) - children_before
         busy_after = load.machine_ticks()
         machine = (busy_after[0] - busy_before[0]) / max(busy_after[1] - busy_before[1], 1)
         await asyncio.gather(*lab_tasks)

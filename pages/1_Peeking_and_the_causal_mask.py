@@ -12,9 +12,9 @@ from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words, training_words
 
-SIX = tuple(range(2, len(Settings().tokens) + 1))  # the later words that can be changed
+LATER_POSITIONS = tuple(range(2, len(Settings().tokens) + 1))  # the later words that can be changed
 ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}, extras=(
-    Extra("change", "peek.position", lambda _s: 4, lambda raw, _s: read_choice(raw, "change", SIX)),
+    Extra("change", "peek.position", lambda _s: 4, lambda raw, _s: read_choice(raw, "change", LATER_POSITIONS)),
     Extra("swap", "peek.swap", lambda _s: "leap", lambda raw, _s: read_text_choice(raw, "swap", lessons.REPLACEMENTS)),
     Extra("query", "peek.row", lambda _s: 2, lambda raw, s: read_word(raw, len(s.tokens)),
           write=lambda index: str(index + 1)),

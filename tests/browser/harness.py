@@ -132,12 +132,13 @@ def _stop_leftover_servers() -> None:
         server.stop()
 
 
-def process_cpu_seconds(pid: int) -> float:
-    """utime + stime of one process from /proc/<pid>/stat, in seconds."""
+def process_cpu_seconds(pid: int, children: bool = False) -> float:
+    """utime + stime of one process from /proc/<pid>/stat, in seconds; with `children`, instead the CPU of its
+    children that have ended and been waited for (cutime + cstime)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
     fields = stat[stat.rindex(")") + 2 :].split()  # fields from 3 (state) on; comm may hold spaces
-    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5), in clock ticks
-    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+    first = 13 if children else 11  # fields 16 and 17 of proc(5), or 14 and 15, in clock ticks
+    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
