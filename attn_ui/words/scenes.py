@@ -238,18 +238,17 @@ def _cheat(scene: Scene, result: Result) -> dict[str, str]:
 def _later_word(scene: Scene, result: Result) -> dict[str, str]:
     position, new_word = LATER_WORD
     change = mask_lessons.change_later_word(scene.settings, position, new_word)
-    earlier = change.output_change[:, : position - 1] > 1e-12  # (setups, earlier rows) changed?
+    no_mask, neg_inf = change.setups[:2]  # the set-ups without the mask and with −∞ before the softmax
     return {"position": str(position), "old_word": change.old_word, "new_word": change.new_word,
-            "earlier": str(position - 1), "nomask_changed": str(int(earlier[0].sum())),
-            "mask_changed": str(int(earlier[1].sum()))}
+            "earlier": str(change.earlier_rows), "nomask_changed": str(change.earlier_rows_moved(no_mask)),
+            "mask_changed": str(change.earlier_rows_moved(neg_inf))}
 
 
 def _routes(scene: Scene, result: Result) -> dict[str, str]:
     rows = mask_lessons.route_rows(scene.settings, scene.row - 1)
-    by_route = dict(zip(rows.routes, rows.weights, strict=True))  # route -> (T,) weights
-    return {"neg_inf_future": _f2(by_route["neg_inf"][rows.blocked].sum()),
-            "zero_after_sum": _f2(by_route["zero_after"].sum()),
-            "zero_score_future": _f2(by_route["zero_score"][rows.blocked].sum())}
+    leaked, sums = dict(zip(rows.routes, rows.leaked, strict=True)), dict(zip(rows.routes, rows.sums, strict=True))
+    return {"neg_inf_future": _f2(leaked["neg_inf"]), "zero_after_sum": _f2(sums["zero_after"]),
+            "zero_score_future": _f2(leaked["zero_score"])}
 
 
 def _trap(scene: Scene, result: Result) -> dict[str, str]:
@@ -260,8 +259,8 @@ def _trap(scene: Scene, result: Result) -> dict[str, str]:
 
 def _rolls(scene: Scene, result: Result) -> dict[str, str]:
     rolls = mask_lessons.dropout_rolls(scene.settings)
-    return {"rolls": str(len(rolls.with_rescale)), "mean_with": _f2(np.mean(rolls.with_rescale)),
-            "mean_without": _f2(np.mean(rolls.without_rescale))}
+    return {"rolls": str(len(rolls.with_rescale)), "mean_with": _f2(rolls.mean_with),
+            "mean_without": _f2(rolls.mean_without)}
 
 
 def _concat(scene: Scene, result: Result) -> dict[str, str]:
