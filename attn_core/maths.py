@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_core import portable
+
 # --- masks -------------------------------------------------------------------------------------------
 
 
@@ -39,7 +41,7 @@ def combine_masks(causal: np.ndarray, padding: np.ndarray) -> np.ndarray:
 def softmax(scores: np.ndarray) -> np.ndarray:
     """Stable softmax over the last axis."""
     shifted = scores - scores.max(axis=-1, keepdims=True)
-    exps = np.exp(shifted)
+    exps = portable.exp(shifted)
     return exps / exps.sum(axis=-1, keepdims=True)
 
 
@@ -49,7 +51,7 @@ def masked_softmax(scores: np.ndarray, blocked: np.ndarray) -> np.ndarray:
     masked = np.where(blocked, -np.inf, scores)  # (..., T, T)
     row_max = masked.max(axis=-1, keepdims=True)  # -inf on an empty row
     row_max = np.where(np.isfinite(row_max), row_max, 0.0)
-    exps = np.exp(masked - row_max)  # e^-inf = 0 on blocked cells
+    exps = portable.exp(masked - row_max)  # e^-inf = 0 on blocked cells
     totals = exps.sum(axis=-1, keepdims=True)
     return np.divide(exps, totals, out=np.zeros_like(exps), where=totals > 0)
 

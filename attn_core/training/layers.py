@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from attn_core import maths
+from attn_core import maths, portable
 
 # --- embeddings --------------------------------------------------------------------------------------
 
@@ -223,7 +223,7 @@ def output_backward(d_logits: np.ndarray, cache):
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
     shifted = logits - logits.max(axis=-1, keepdims=True)  # (B, T, V)
-    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # (B, T, V)
+    return shifted - portable.log(portable.exp(shifted).sum(axis=-1, keepdims=True))  # (B, T, V)
 
 
 def softmax_loss(logits: np.ndarray, targets: np.ndarray, counted: np.ndarray):
@@ -236,7 +236,7 @@ def softmax_loss(logits: np.ndarray, targets: np.ndarray, counted: np.ndarray):
     count = max(int(counted.sum()), 1)
     loss = -float(np.where(counted, picked, 0.0).sum()) / count
 
-    d_logits = np.exp(log_probs)  # (B, T, V) the predicted probabilities
+    d_logits = portable.exp(log_probs)  # (B, T, V) the predicted probabilities
     np.put_along_axis(d_logits, targets[..., None], np.take_along_axis(d_logits, targets[..., None], -1) - 1.0, -1)
     d_logits *= counted[..., None] / count  # (B, T, V)
     return loss, d_logits

@@ -35,6 +35,8 @@ class AdamState:
     first: dict[str, np.ndarray]
     second: dict[str, np.ndarray]
     step: int = 0
+    first_decay: float = 1.0  # BETA1 ** step, kept by multiplying: `**` calls the C library's pow, whose last
+    second_decay: float = 1.0  # bit differs between CPUs (attn_core.portable says why that matters)
 
 
 BETA1, BETA2, EPSILON = 0.9, 0.999, 1e-8
@@ -47,7 +49,9 @@ def adam_start(params: dict[str, np.ndarray]) -> AdamState:
 def adam_update(params: dict[str, np.ndarray], grads: dict[str, np.ndarray], state: AdamState, rate: float) -> None:
     """One Adam step, in place: each parameter moves by its bias-corrected mean gradient over its typical size."""
     state.step += 1
-    correction1, correction2 = 1 - BETA1**state.step, 1 - BETA2**state.step
+    state.first_decay *= BETA1
+    state.second_decay *= BETA2
+    correction1, correction2 = 1 - state.first_decay, 1 - state.second_decay
     for name, gradient in grads.items():
         state.first[name] = BETA1 * state.first[name] + (1 - BETA1) * gradient
         state.second[name] = BETA2 * state.second[name] + (1 - BETA2) * gradient * gradient

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attn_core import portable
 from attn_core.training import layers
 from attn_core.training.data import BOS, END, PAD, Dataset, Language, RepeatData
 from attn_core.training.model import ModelConfig, attention_maps, forward
@@ -43,7 +44,7 @@ def generate(params, config: ModelConfig, language: Language, prompt: tuple[str,
     finished = np.zeros(samples, dtype=bool)  # (S,)
     while tokens.shape[1] < config.length and not finished.all():
         logits, _ = forward(params, tokens, config)  # (S, t, V)
-        probabilities = np.exp(layers.log_softmax(logits[:, -1]))  # (S, V)
+        probabilities = portable.exp(layers.log_softmax(logits[:, -1]))  # (S, V)
         cumulative = probabilities.cumsum(axis=-1)  # (S, V)
         draws = rng.random(samples)[:, None] * cumulative[:, -1:]  # (S, 1)
         words = np.minimum((cumulative <= draws).sum(axis=-1), probabilities.shape[-1] - 1)  # (S,)

@@ -5,7 +5,7 @@ interpreter's lock. A run in a server thread therefore slows every session's rer
 they starve each other. A child has its own interpreter, on a two-core machine its own core, and it runs at a
 priority set by NICE (measured below).
 
-    for progress in progress_elsewhere(choice):   # the same Progress values, bit for bit, as choice.progress()
+    for progress in progress_elsewhere(choice):   # choice.progress()'s values, on the one pinned BLAS kernel
         ...
     # leaving the loop early (break, an exception, close()) kills the child at once
 
@@ -14,15 +14,17 @@ stdin; the child writes each Progress as a frame (8-byte length, then the pickle
 Pickle is safe here: both ends are this code and the pipes belong to the parent alone.
 
 Where a host refuses to start a process, `progress_elsewhere` says so in its log and trains in the caller's
-thread instead (slower for the other sessions, but the run still happens).
+thread instead (slower for the other sessions, but the run still happens, on this CPU's own BLAS kernel).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import os
 import pickle
+import platform
 import select
 import struct
 import subprocess
@@ -50,9 +52,20 @@ ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")  # B
 # 32-wide matrices (measured: three times the CPU for the same run) and take the server's core
 
 
+# The child's BLAS kernel, the same on every x86-64 machine. OpenBLAS picks a matrix kernel by CPU (here Haswell
+# on an AVX2 EPYC, SkylakeX on an AVX-512 Xeon) and each rounds the last bit of a product its own way; training
+# grows those bits into other curves (the dropout preset differed from step 125 on). Nehalem's kernel runs on
+# every CPU NumPy 2 itself runs on (its wheels need x86-64-v2, Nehalem's instruction set), so pinning it gives
+# one answer everywhere. Measured on the dropout preset, one core: 18.2-19.5 s against 18.2 s on Haswell's
+# kernel, within the noise of that machine (README, "Training").
+BLAS_KERNEL = "Nehalem"
+
+
 def _child_env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(dict.fromkeys(ONE_THREAD, "1"))
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        env["OPENBLAS_CORETYPE"] = BLAS_KERNEL  # read by OpenBLAS when NumPy loads it, so only at a start
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p)
     return env
 
@@ -101,7 +114,8 @@ def progress_elsewhere(choice, stall: float = STALL_SECONDS) -> Iterator:
         try:
             child = _start(choice, errors)
         except OSError as error:
-            LOG.warning("cannot start a training process (%s); training in this process instead", error)
+            LOG.warning("cannot start a training process (%s); training in this process instead, on this CPU's own "
+                        "BLAS kernel, so its last digits may differ from the shipped presets'", error)
             yield from choice.progress()
             return
         try:
@@ -127,6 +141,23 @@ def progress_elsewhere(choice, stall: float = STALL_SECONDS) -> Iterator:
             child.stdout.close()
 
 
+def blas_kernel() -> str | None:
+    """The matrix kernel NumPy's OpenBLAS runs in this process ("Nehalem", "Haswell", ...); None if unknown."""
+    import numpy  # noqa: F401 (loads OpenBLAS)
+
+    folder = Path(numpy.__file__).resolve().parent.parent / "numpy.libs"
+    for library in sorted(folder.glob("*openblas*.so*")):
+        with contextlib.suppress(OSError):
+            loaded = ctypes.CDLL(str(library))
+            for symbol in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename", "openblas_get_corename64_",
+                           "openblas_get_corename"):
+                function = getattr(loaded, symbol, None)
+                if function is not None:
+                    function.restype = ctypes.c_char_p
+                    return function().decode().strip()
+    return None
+
+
 def _serve(nice: int) -> None:
     """The child: read a choice from stdin, write its Progress frames to stdout."""
     if nice:
@@ -141,4 +172,7 @@ def _serve(nice: int) -> None:
 
 
 if __name__ == "__main__":
-    _serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    if sys.argv[1:] == ["--kernel"]:  # what a child of this machine trains on (tests/core/test_training_presets.py)
+        print(blas_kernel())
+    else:
+        _serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)

@@ -238,8 +238,8 @@ def test_the_heads_table_shows_a_signed_change_against_the_full_model():
     rows = {row["head"]: row for row in words.heads_rows(HEADS)}
     column = words.without_column(HEADS)
     assert f"full model {HEADS.repeat_loss:.2f}" in column
-    assert rows["L1 H2"][column] == "0.14 (\u22120.04, falls)"  # silencing it lowers the loss: not a cost
-    assert rows["L1 H1"][column] == "3.11 (+2.93, rises)"
+    assert rows["L1 H2"][column] == "0.14 (\u22120.05, falls)"  # silencing it lowers the loss: not a cost
+    assert rows["L1 H1"][column] == "3.12 (+2.93, rises)"
     verdict = words.heads_verdict(HEADS)
     assert "Without layer 1, head 2 the loss on the repeat falls, to 0.14" in verdict
     helped = dataclasses.replace(HEADS, heads=tuple(dataclasses.replace(s, silenced_repeat_loss=0.1)
