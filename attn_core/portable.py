@@ -1,44 +1,52 @@
-"""Matrix products, exp and log that give the same bits on every CPU, NumPy only.
+"""exp and log that give the same bits on every CPU, NumPy only.
 
-Why: `a @ b` goes to BLAS, which picks its kernel by CPU (Haswell, Zen, SkylakeX, ...), and `np.exp` and
-`np.log` pick SIMD loops by CPU (AVX-512 has its own). Each rounds the last bit its own way, and a training run
-grows those last bits into other curves: the same seed gave other numbers on an AVX2 server than on the
-AVX-512 one the presets were made on, from step 125 on. Here every result is built from elementwise +, -, *, /
-and sums in a fixed order, which IEEE 754 rounds the same way on every machine.
+Why: `np.exp` and `np.log` pick their loops by CPU (NumPy has its own AVX-512 ones; elsewhere the C library's,
+which has an FMA variant of its own), and each rounds the last bit its own way. A training run grows those last
+bits into other curves. Here both are built from elementwise +, -, *, /, a table and ldexp, which IEEE 754 rounds
+the same way on every machine. (Matrix products are the other half: the training process pins OpenBLAS's kernel,
+attn_core/training/worker.py.)
 
-    matmul(a, b)   a (..., M, K) @ b (..., K, N): each output is the sum over k = 0, 1, ..., K-1 in that order
-    exp(x), log(x) within about 2 units in the last place of the exact value (tests/core/test_portable.py)
+    exp(x), log(x)   within 3 units in the last place of NumPy's (tests/core/test_portable.py)
 
-What it costs: tests/core/test_portable.py and bench/train.py measure the training steps against BLAS.
+What it costs: bench/reproducible.py times the training runs with these and with NumPy's own.
 """
 
 from __future__ import annotations
 
 import math
+from decimal import Decimal, localcontext
 
 import numpy as np
 
-# --- exp: x = k ln 2 + r, e^x = 2^k e^r, e^r by its Taylor series ------------------------------------
+# --- exp: x = (64 m + j) ln2/64 + r, e^x = 2^m 2^(j/64) e^r, |r| <= ln2/128, e^r by its Taylor series ----------
 
-LN2_HI = 6.93147180369123816490e-01  # ln 2's leading 32 bits (as in fdlibm): k * LN2_HI is exact for |k| < 2^20
+STEPS = 64  # table entries: 2^(j/64) for j = 0..63
+with localcontext() as digits:  # 2^(j/64) to 40 digits in Python's decimal arithmetic, the same on any machine,
+    digits.prec = 40  # then rounded once to the nearest float
+    TWO_POWERS = np.array([float(Decimal(2) ** (Decimal(j) / STEPS)) for j in range(STEPS)])
+LN2 = 0.6931471805599453  # ln 2 rounded to a float: only picks k, so its last bit cannot matter
+LN2_HI = 6.93147180369123816490e-01  # ln 2's leading 32 bits (as in fdlibm): k * LN2_HI / 64 is exact for |k| < 2^20
 LN2_LO = 1.90821492927058770002e-10  # the rest of ln 2
-EXP_TERMS = tuple(1.0 / math.factorial(n) for n in range(14))  # 1/n!, n = 0..13: |r| <= ln2/2 leaves < 1e-17
-EXP_LOWEST, EXP_HIGHEST = -745.2, 709.78  # below: 0 (under the smallest float); above: inf
+EXP_TERMS = tuple(1.0 / math.factorial(n) for n in range(6))  # 1/n!, n = 0..5: |r| <= ln2/128 leaves < 4e-17
+EXP_LOWEST, EXP_HIGHEST = -746.0, 710.0  # e^-746 rounds to 0 and e^710 to inf: clipping there changes nothing
 
 
 def exp(x: np.ndarray) -> np.ndarray:
-    """e^x elementwise: 0 for -inf and anything below the smallest float, inf above the largest, NaN stays NaN."""
+    """e^x elementwise: 0 for -inf, inf for inf, NaN stays NaN. In place where it can: a softmax calls it on
+    every score of a batch."""
     x = np.asarray(x, dtype=float)
-    inside = np.clip(np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0), EXP_LOWEST, EXP_HIGHEST)
-    twos = np.rint(inside / LN2_HI)  # k, the power of 2
-    rest = (inside - twos * LN2_HI) - twos * LN2_LO  # r, |r| <= ln2/2
+    inside = np.fmin(np.fmax(x, EXP_LOWEST), EXP_HIGHEST)  # fmax turns NaN into EXP_LOWEST, restored below
+    steps = np.rint(inside * (STEPS / LN2))  # k: x is about k ln2/64
+    rest = inside - steps * (LN2_HI / STEPS)  # r, computed in two parts so that it stays exact
+    rest -= steps * (LN2_LO / STEPS)
     series = np.full_like(rest, EXP_TERMS[-1])
     for term in EXP_TERMS[-2::-1]:  # Horner: one rounded multiply, then one rounded add
-        series = series * rest + term
+        series *= rest
+        series += term
+    twos = np.floor(steps / STEPS)  # m
+    series *= TWO_POWERS[(steps - twos * STEPS).astype(np.intp)]  # times 2^(j/64)
     with np.errstate(under="ignore", over="ignore"):
-        out = np.ldexp(series, twos.astype(np.int64))
-    out = np.where(x < EXP_LOWEST, 0.0, out)
-    out = np.where(x > EXP_HIGHEST, np.inf, out)
+        out = np.ldexp(series, twos.astype(np.int64))  # times 2^m, exact (or rounded once into a subnormal)
     return np.where(np.isnan(x), np.nan, out)
 
 
