@@ -39,6 +39,7 @@ class Stage:
     env: dict[str, str] = field(default_factory=dict)
     workdir: str = "/"
     cmd: list[str] = field(default_factory=list)
+    entrypoint: list[str] = field(default_factory=list)
     runs: list[str] = field(default_factory=list)
 
 
@@ -76,6 +77,7 @@ def parse(path: Path = DOCKERFILE) -> dict[str, Stage]:
             if parent in stages:  # FROM an earlier stage: its state carries on
                 above = stages[parent]
                 stage.env, stage.workdir, stage.cmd = dict(above.env), above.workdir, list(above.cmd)
+                stage.entrypoint = list(above.entrypoint)
             stages[name] = stage
         elif stage is None:
             continue  # ARG before the first FROM
@@ -87,6 +89,8 @@ def parse(path: Path = DOCKERFILE) -> dict[str, Stage]:
                 stage.env[key] = value
         elif keyword == "CMD":
             stage.cmd = _words(rest)
+        elif keyword == "ENTRYPOINT":
+            stage.entrypoint = _words(rest)
         elif keyword == "RUN":
             stage.runs.append(rest)
         elif keyword in ("COPY", "ADD"):

@@ -142,7 +142,10 @@ def start(command: list[str], cwd: Path, env: dict[str, str], port: int, name: s
 def app_server(venv_python: Path, app_image: Image, tmp_path_factory) -> Iterator[harness.Server]:
     """The app image's CMD in its WORKDIR with the venv's Python, on loopback instead of 0.0.0.0."""
     port = harness.free_port()
-    command = [str(venv_python) if word == "python" else word for word in app_image.stage.cmd]
+    stage = app_image.stage
+    command = [str(venv_python) if word == "python" else app_image.inside(word) if word.startswith("/usr/") else word
+               for word in [*stage.entrypoint, *stage.cmd]]  # fmt: skip
+    assert command[:2] == [str(venv_python), app_image.inside("/usr/local/bin/attn-entrypoint.py")]
     command[command.index("--server.address") + 1] = "127.0.0.1"
     command[command.index("--server.port") + 1] = str(port)
     database = tmp_path_factory.mktemp("poll-db") / "poll.sqlite3"  # outside the image: it writes nothing there
