@@ -11,7 +11,9 @@
 #   ATTN_PG_PORT     (55432)            PostgreSQL; the replicas get ATTN_LAB_DATABASE_URL for it
 # ATTN_TLS_PORT and ATTN_TLS_CERT (both optional): the proxy also serves HTTPS on 127.0.0.1:<port> with that PEM file
 # (certificate, then key), as a real deployment should (browsers ask for brotli and HTTP/2 over HTTPS only).
-# ATTN_RESPAWN_DELAY (3) seconds before a replica that died is started again, as compose's restart policy does.
+# ATTN_RESPAWN_DELAY (3, whole seconds) before a replica, HAProxy or PostgreSQL that died is started again, as
+# compose's restart policy does. ATTN_START_TIMEOUT (120, seconds) for everything to become healthy at start.
+# Every value is checked first; a bad one stops local.sh with a message naming it.
 # ATTN_RUN_DIR (a new temp folder) holds the logs, app<N>.pid, haproxy.sock and the database; it is removed
 # on exit unless it was given.
 #
@@ -27,7 +29,26 @@ respawn_delay=${ATTN_RESPAWN_DELAY:-3}
 python=${PYTHON:-python3}  # the Python that has requirements.txt installed
 
 fail() { echo "local.sh: $*" >&2; exit 1; }
-[ "${#app_ports[@]}" -eq 3 ] || fail "ATTN_APP_PORTS needs three ports (deploy/haproxy.cfg has three replicas)"
+# ---- every setting checked before anything starts, with the value and what is expected
+whole() {  # $1: variable name, $2: its value, $3 $4: the allowed range; a whole number or a clear stop
+  [[ $2 =~ ^[0-9]+$ ]] && [ "$((10#$2))" -ge "$3" ] && [ "$((10#$2))" -le "$4" ] \
+    || fail "$1 must be a whole number from $3 to $4, not '$2'"
+}
+port_setting() { whole "$1" "$2" 1 65535; }
+[ "${#app_ports[@]}" -eq 3 ] || fail "ATTN_APP_PORTS needs three ports (deploy/haproxy.cfg has three replicas), \
+not '${ATTN_APP_PORTS:-}'"
+port_setting ATTN_PROXY_PORT "$proxy_port"
+for port in "${app_ports[@]}"; do port_setting ATTN_APP_PORTS "$port"; done
+port_setting ATTN_PG_PORT "$pg_port"
+whole ATTN_RESPAWN_DELAY "$respawn_delay" 0 3600  # seconds; bash counts in whole ones
+start_timeout=${ATTN_START_TIMEOUT:-120}
+whole ATTN_START_TIMEOUT "$start_timeout" 1 3600
+[ -n "${ATTN_TLS_PORT:-}" ] && port_setting ATTN_TLS_PORT "$ATTN_TLS_PORT"
+[ "$(printf '%s\n' "$proxy_port" "${app_ports[@]}" "$pg_port" ${ATTN_TLS_PORT:-} | sort -u | wc -l)" \
+  -eq "$((5 + ${ATTN_TLS_PORT:+1}+0))" ] || fail "the ports must all differ: proxy $proxy_port, replicas \
+${app_ports[*]}, PostgreSQL $pg_port${ATTN_TLS_PORT:+, HTTPS $ATTN_TLS_PORT}"
+"$python" -c 'import streamlit' 2>/dev/null \
+  || fail "PYTHON=$python cannot import streamlit (pip install -r requirements.txt, or point PYTHON at that Python)"
 command -v haproxy >/dev/null || fail "haproxy is not installed (apt-get install haproxy)"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$pg_bin" ] || fail "PostgreSQL is not installed (apt-get install postgresql)"
@@ -81,9 +102,12 @@ printf '%s\n' "$db_password" >"$run/pg/password"
 as_pg "$pg_bin/initdb" -D "$run/pg/data" -U attn_lab --pwfile="$run/pg/password" --auth-host=scram-sha-256 \
   --auth-local=scram-sha-256 -E UTF8 >"$run/postgres.log" 2>&1 || fail "initdb failed; see $run/postgres.log"
 rm -f "$run/pg/password"
-as_pg "$pg_bin/pg_ctl" -D "$run/pg/data" -w -t 30 -l "$run/pg/server.log" \
-  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $run/pg" start >>"$run/postgres.log" 2>&1 \
-  || fail "PostgreSQL did not start; see $run/pg/server.log"
+start_pg() {
+  as_pg "$pg_bin/pg_ctl" -D "$run/pg/data" -w -t 30 -l "$run/pg/server.log" \
+    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $run/pg" start >>"$run/postgres.log" 2>&1
+}
+pg_alive() { as_pg "$pg_bin/pg_ctl" -D "$run/pg/data" status >/dev/null 2>&1; }
+start_pg || fail "PostgreSQL did not start; see $run/pg/server.log"
 PGPASSWORD=$db_password "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U attn_lab -d postgres -q \
   -c "CREATE DATABASE attn_lab" >>"$run/postgres.log" 2>&1 \
   || fail "could not create the database; see $run/postgres.log"
@@ -124,11 +148,14 @@ if [ -n "$tls_port" ]; then export PROXY_TLS_BIND="127.0.0.1:$tls_port" PROXY_TL
 export APP1="127.0.0.1:${app_ports[0]}" APP2="127.0.0.1:${app_ports[1]}" APP3="127.0.0.1:${app_ports[2]}"
 haproxy -c -q -f "$here/haproxy.cfg" >>"$run/haproxy.log" 2>&1 \
   || fail "deploy/haproxy.cfg does not parse; see $run/haproxy.log"
-haproxy -db -f "$here/haproxy.cfg" </dev/null >>"$run/haproxy.log" 2>&1 &
-haproxy_pid=$!
-echo "$haproxy_pid" >"$run/haproxy.pid"
+start_haproxy() {
+  haproxy -db -f "$here/haproxy.cfg" </dev/null >>"$run/haproxy.log" 2>&1 &
+  haproxy_pid=$!
+  echo "$haproxy_pid" >"$run/haproxy.pid"
+}
+start_haproxy
 
-deadline=$((SECONDS + ${ATTN_START_TIMEOUT:-120}))
+deadline=$((SECONDS + start_timeout))
 for i in 0 1 2; do
   until healthy "${app_ports[$i]}"; do
     kill -0 "${app_pids[$i]}" 2>/dev/null || fail "replica $((i + 1)) exited at start; see $run/app$((i + 1)).log"
@@ -158,12 +185,38 @@ echo "run folder $run (logs, app<N>.pid, haproxy.sock); replicas on ports ${app_
 [ -z "$tls_port" ] || echo "https://127.0.0.1:$tls_port/ (HTTPS, HTTP/2)"
 echo "Ctrl-C stops the proxy, the replicas and PostgreSQL."
 
-# ---- run until stopped; a replica that dies is started again after a pause, like compose's restart policy
+# ---- run until stopped. Like compose's `restart: unless-stopped`, whatever dies (a replica, HAProxy, PostgreSQL)
+# is started again after ATTN_RESPAWN_DELAY seconds. A proxy or database that will not start again stops
+# everything, loudly: half a deployment would only look like one.
 down_since=(0 0 0)
+proxy_down=0 pg_down=0
 while :; do
   if ! kill -0 "$haproxy_pid" 2>/dev/null; then
-    echo "local.sh: haproxy exited; stopping (see $run/haproxy.log)" >&2
-    exit 1
+    wait "$haproxy_pid" 2>/dev/null || true
+    if [ "$proxy_down" = 0 ]; then
+      proxy_down=$SECONDS
+      echo "local.sh: haproxy exited; starting it again in ${respawn_delay} s (see $run/haproxy.log)" >&2
+    elif [ $((SECONDS - proxy_down)) -ge "$respawn_delay" ]; then
+      haproxy -c -q -f "$here/haproxy.cfg" >>"$run/haproxy.log" 2>&1 \
+        || fail "haproxy exited and deploy/haproxy.cfg no longer parses; stopping everything (see $run/haproxy.log)"
+      start_haproxy
+      sleep 1
+      kill -0 "$haproxy_pid" 2>/dev/null \
+        || fail "haproxy exited and would not start again; stopping everything (see $run/haproxy.log)"
+      proxy_down=0
+      echo "haproxy started again (pid $haproxy_pid)"
+    fi
+  fi
+  if ! pg_alive; then
+    if [ "$pg_down" = 0 ]; then
+      pg_down=$SECONDS
+      echo "local.sh: PostgreSQL exited; starting it again in ${respawn_delay} s (see $run/pg/server.log)" >&2
+    elif [ $((SECONDS - pg_down)) -ge "$respawn_delay" ]; then
+      rm -f "$run/pg/data/postmaster.pid"  # a killed server leaves it; pg_ctl refuses to start over it
+      start_pg || fail "PostgreSQL exited and would not start again; stopping everything (see $run/pg/server.log)"
+      pg_down=0
+      echo "PostgreSQL started again"
+    fi
   fi
   for i in 0 1 2; do
     if ! kill -0 "${app_pids[$i]}" 2>/dev/null; then

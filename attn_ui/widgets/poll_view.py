@@ -237,7 +237,8 @@ def _export(code: str, secret: str) -> str:
 
 def host_tools(code: str, secret: str) -> None:
     with st.container(key="poll-tools", horizontal=True, gap="small", vertical_alignment="center"):
-        st.download_button("Counts as CSV", functools.partial(_export, code, secret), file_name=f"poll-{code}.csv",
+        # Eager data (one query per host rerun, not per board refresh): served over HTTP, it survives a failover.
+        st.download_button("Counts as CSV", _export(code, secret), file_name=f"poll-{code}.csv",
                            mime="text/csv", icon=":material/download:", key="poll.csv", on_click="ignore")
         with st.popover("Private host link", icon=":material/key:"):
             st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
