@@ -117,6 +117,17 @@ def voter_id() -> str:
     return voter
 
 
+def opener_keys() -> tuple[str, ...]:
+    """Who opens a room, for its opening limits: this browser (when it sent the cookie) and the client address.
+
+    The address is st.context.ip_address: the websocket's peer, or, behind a proxy on this machine, what its
+    X-Forwarded-For says (uvicorn trusts a proxy on 127.0.0.1 only). Loopback reads as None: one local address."""
+    token = browser_token()
+    keys = [] if token is None else ["browser:" + hashlib.sha256(VOTER_SALT + token).hexdigest()]
+    keys.append(f"address:{st.context.ip_address or 'local'}")
+    return tuple(keys)
+
+
 # --- the host -----------------------------------------------------------------------------------------------
 
 

@@ -168,7 +168,7 @@ def test_a_vote_for_a_closed_round_is_refused_with_a_sentence(db_url, poll):
 def test_bad_links_give_a_sentence_and_the_open_face(db_url, query, message):
     at = open_page(**query)
     assert any(message in box.value for box in at.error), texts(at)
-    assert at.text_input(key="poll.code") is not None, "the page still offers to join or open a room"
+    assert at.text_input(key="poll.typed") is not None, "the page still offers to join or open a room"
     assert "<b>" not in texts(at)
 
 
