@@ -56,7 +56,6 @@ sys.path.insert(0, str(REPO_ROOT))
 import harness  # noqa: E402
 import load  # noqa: E402  (the Lab's light client)
 
-
 SUCCESS = load.SUCCESS
 PHONE_EVERY_S = 2.0
 MAX_SECONDS = 120  # the whole run, whatever happens
