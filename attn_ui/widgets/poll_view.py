@@ -156,14 +156,16 @@ def show_question(question: PollQuestion) -> None:
                 st.code(question.versions[index], language="python", wrap_lines=True)
 
 
-def show_reveal(question: PollQuestion) -> None:
-    """The right option, why it is right, why each wrong one fails, and the Lab link."""
+def show_reveal(question: PollQuestion, folded: bool = False) -> None:
+    """The right option, why it is right, why each wrong one fails, and the Lab link. folded (the projector):
+    the wrong options' reasons wait in an expander, so the board stays inside one 1280x720 screen."""
     name = question.option_name(question.answer)
     right = "" if question.versions else f" {question.options[question.answer]}"
     st.success(f"**The answer is {name}.**{right}", icon=":material/check_circle:")
     st.markdown(question.explanation)
-    for index, why in enumerate(question.whys):
-        if why:
+    whys = [(index, why) for index, why in enumerate(question.whys) if why]
+    with st.expander("Why not the others?") if folded and whys else st.container():
+        for index, why in whys:
             st.markdown(f"**Why not {question.option_name(index)}?** {why}")
     if question.lab is not None:
         settings, _ = question.lab.settings()
@@ -373,7 +375,7 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
             join_panel(link, big, large=lobby)
         else:  # nobody votes now: the answer takes the join code's place, beside the counts
             with st.container(key="poll-answer"):
-                show_reveal(answer)
+                show_reveal(answer, folded=True)
     with main:
         st.fragment(board, run_every=BOARD_EVERY_S)(code, state.version, secret)
     host_tools(code, secret)
