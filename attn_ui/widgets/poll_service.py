@@ -124,7 +124,8 @@ def opener_keys() -> tuple[str, ...]:
     X-Forwarded-For says (uvicorn trusts a proxy on 127.0.0.1 only). Loopback reads as None: one local address."""
     token = browser_token()
     keys = [] if token is None else ["browser:" + hashlib.sha256(VOTER_SALT + token).hexdigest()]
-    keys.append(f"address:{st.context.ip_address or 'local'}")
+    address = st.context.ip_address
+    keys.append(f"address:{address if isinstance(address, str) and address else 'local'}")  # AppTest: not a str
     return tuple(keys)
 
 
