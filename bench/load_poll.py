@@ -75,6 +75,84 @@ st.fragment(nothing, run_every=2.0)()
 
 
 @dataclass
+class Drawn:
+    """What one script run (and the runs a callback's st.rerun chained to it) sent back."""
+
+    elements: list = field(default_factory=list)  # (kind, element proto, fragment id) of every new element
+    exceptions: list[str] = field(default_factory=list)  # messages of exception elements
+    statuses: list[int] = field(default_factory=list)  # script_finished statuses, in order
+    timers: dict[str, float] = field(default_factory=dict)  # auto_rerun: fragment id -> interval (run_every)
+
+    def widgets(self) -> dict[str, tuple[str, object, str]]:
+        """Widget id -> (kind, element proto, fragment id): every element that has an id."""
+        found = {}
+        for kind, element, fragment in self.elements:
+            widget_id = getattr(element, "id", "")
+            if widget_id:
+                found[widget_id] = (kind, element, fragment)
+        return found
+
+    def texts(self) -> list[str]:
+        return [element.body for kind, element, _ in self.elements if kind in ("markdown", "alert")]
+
+
+class ProtocolSession:
+    """One session over Streamlit's own protocol, as bench/load.py's light clients speak it (a websocket to
+    /_stcore/stream, BackMsg up, ForwardMsg down), for any page and any widget values: the phones here and the
+    widget fuzz test (tests/browser/test_fuzz_widgets.py) both use it."""
+
+    def __init__(self, url: str, query: str = "", page_name: str = "") -> None:
+        self.url, self.query, self.page_name = url, query, page_name
+        self.page_hash = ""
+        self.socket = None
+
+    async def __aenter__(self) -> ProtocolSession:
+        self.socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None,
+                                               ping_interval=None, open_timeout=30)
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.socket.close()
+
+    async def run(self, widget_states=(), fragment_id: str = "", timeout: float = 60) -> Drawn:
+        """Send one rerun_script (the widgets' new states, as a click or a typed value sends them) and read
+        until a run finishes that was not cut short by a rerun."""
+        back = BackMsg()
+        state = back.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        state.page_name = self.page_name
+        if fragment_id:
+            state.fragment_id = fragment_id
+        state.widget_states.widgets.extend(widget_states)
+        await self.socket.send(back.SerializeToString())
+        drawn = Drawn()
+        deadline = time.perf_counter() + timeout
+        while True:
+            raw = await asyncio.wait_for(self.socket.recv(), timeout=max(0.1, deadline - time.perf_counter()))
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            kind = message.WhichOneof("type")
+            if kind == "new_session":
+                self.page_hash = message.new_session.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string
+            elif kind == "auto_rerun":
+                drawn.timers[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                element = message.delta.new_element
+                element_kind = element.WhichOneof("type")
+                inner = getattr(element, element_kind) if element_kind else None
+                drawn.elements.append((element_kind, inner, message.delta.fragment_id))
+                if element_kind == "exception":
+                    drawn.exceptions.append(f"{element.exception.type}: {element.exception.message}")
+            elif kind == "script_finished":
+                drawn.statuses.append(message.script_finished)
+                if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return drawn
+
+
+@dataclass
 class Tally:
     tapped_at: list[float] = field(default_factory=list)  # perf_counter when a vote was sent (the tap)
     confirm_s: list[float] = field(default_factory=list)  # tap -> the run that shows "Your vote" finished
