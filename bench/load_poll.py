@@ -145,7 +145,8 @@ class ProtocolSession:
                 inner = getattr(element, element_kind) if element_kind else None
                 drawn.elements.append((element_kind, inner, message.delta.fragment_id))
                 if element_kind == "exception":
-                    drawn.exceptions.append(f"{element.exception.type}: {element.exception.message}")
+                    where = " | ".join(line.strip() for line in element.exception.stack_trace[-12:])
+                    drawn.exceptions.append(f"{element.exception.type}: {element.exception.message} at {where}")
             elif kind == "script_finished":
                 drawn.statuses.append(message.script_finished)
                 if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
