@@ -4,7 +4,8 @@ Any client can send any widget any value over the websocket (tests/browser/test_
 1.67 reads a widget's value with the widget's own deserializer before any page code can look at it, and keeps
 what the client sent: a value of another type (a string for pills, a number for a slider) or malformed JSON
 raises inside Streamlit, in every later run of that session. install() wraps every widget's deserializer so
-that such a value is read as the widget's default instead, as if nothing had been sent; the page code then
+that such a value is read as the widget's default instead, as if nothing had been sent, and keeps the value type
+the widget registered (Streamlit would adopt the client's and fail to write the value back); the page code then
 checks values of the right type itself (an unknown radio option, say). Installed once per process, on import
 of attn_ui.widgets.
 """
@@ -53,12 +54,21 @@ def install() -> None:
             return None
 
     _session_state.unpack_widget_state_value = unpack_or_none
-    for owner, name in ((_session_state.WStates, "set_widget_metadata"),
-                        (_session_state.SessionState, "_set_widget_metadata")):
-        original = getattr(owner, name)
+    original_set = _session_state.WStates.set_widget_metadata
 
-        def guarded_set(self, metadata, _original=original) -> None:
-            _original(self, _guard_metadata(metadata))
+    def guarded_states_set(self, metadata) -> None:
+        # Streamlit records the value type the client sent as the widget's; a widget then serialises its own
+        # value (a list, say) into that field (an int) and raises. The type the widget registered stays.
+        known = self.widget_metadata.get(metadata.id)
+        if known is not None and known.value_type != metadata.value_type:
+            metadata = dataclasses.replace(metadata, value_type=known.value_type)
+        original_set(self, _guard_metadata(metadata))
 
-        setattr(owner, name, guarded_set)
+    original_session_set = _session_state.SessionState._set_widget_metadata
+
+    def guarded_session_set(self, metadata) -> None:
+        original_session_set(self, _guard_metadata(metadata))
+
+    _session_state.WStates.set_widget_metadata = guarded_states_set
+    _session_state.SessionState._set_widget_metadata = guarded_session_set
     _session_state.attn_guarded = True
