@@ -12,8 +12,14 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   and votes once at its moment (spread evenly over --spread seconds) with the radio's WidgetState. The vote is
   the real callback: poll.vote on the app's engine.
 - The projector is one headless Chromium page on the host link, 1280x720, its board fragment polling every
-  second. This script reads the page's bars every 50 ms; vote -> projector = the moment the projected total
-  first reached k minus the moment the k-th vote's run finished.
+  second. This script reads the page's bars every 50 ms; tap -> projector = the moment the projected total
+  first reached k minus the moment of the k-th tap (the vote sent), so the wait for the vote's run counts.
+- Phases, in one server run: (1) the baseline: as many sessions on a bench-only page with one empty
+  run_every fragment (written into the bench's snapshot of --rev), polling every 2 s for --idle seconds;
+  (2) the phones open and join, then poll for --idle seconds while nothing changes in the room; (3) they tap
+  their votes over --spread seconds and go on polling for --tail seconds. Printed: server CPU per idle poll
+  for (2) and for (1), tap -> "Your vote" confirmation (the tap's run, the phones polling meanwhile), and
+  tap -> projector. --rev 864e13e runs the app before the cheap phone poll, with its own schema.
 - Lab users: --lab light clients from bench/load.py click the Lab's causal toggle every 1 to 2 s meanwhile.
 - RSS: peak VmRSS of the server process.
 - Votes lost = phones whose run finished without an error minus the votes the database counts.
