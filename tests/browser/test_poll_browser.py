@@ -199,12 +199,12 @@ def test_every_phase_of_the_board_fits_1280x720_and_the_code_is_big(browser, pol
     poll.next_question(room.code, room.host_secret)
     for n in range(5):
         poll.vote(room.code, f"student {n}", 0, 1, n % 3)
-    phase("voting", "Round 1 · open")
+    phase("voting", f"{poll_words.round_name(1)} · open")
     poll.close_round(room.code, room.host_secret)
     poll.open_revote(room.code, room.host_secret)
     for n in range(5):
         poll.vote(room.code, f"student {n}", 0, 2, 1)
-    phase("two-rounds", "Round 2 · open")
+    phase("two-rounds", f"{poll_words.round_name(2)} · open")
     assert host.locator('[class*="st-key-poll-round-"]').count() == 2
     poll.close_round(room.code, room.host_secret)
     poll.reveal(room.code, room.host_secret)
