@@ -11,6 +11,8 @@ one is stored. Every method reads or writes the database afresh, so several app 
 
 from __future__ import annotations
 
+import hashlib
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ from attn_poll.errors import (
     WrongPhase,
 )
 from attn_poll.export import counts_csv
+from attn_poll.schema import openers as opener_buckets
 from attn_poll.schema import questions, rooms, voters, votes
 from attn_poll.store import Store
 
@@ -56,6 +59,14 @@ class Limits:
     max_voters_per_room: int = 300  # a large lecture hall
     max_votes_per_second: float = 50  # per room, sustained: a script stops here, a class never gets near it
     vote_burst: int = 600  # per room at once: every voter at the cap can vote and change their mind once
+    voter_votes_per_second: float = 3  # per voter, sustained: changing one's mind a few times a second is fine
+    voter_vote_burst: int = 10  # per voter at once; 700 taps in 2 s get about 16 through, not the room's bucket
+    opens_per_browser: int = 3  # rooms one browser may open at once ...
+    browser_refill_s: float = 120  # ... and one more every this many seconds
+    opens_per_address: int = 10  # rooms one client address may open at once (a lecture hall may share one) ...
+    address_refill_s: float = 30  # ... and one more every this many seconds
+    idle_close_s: float = 600  # a lobby nobody joined and no host touched for this long closes early
+    touch_every_s: float = 60  # a host page marks its room as touched at most this often
     max_questions: int = 100
     max_options: int = 26
     purge_after_s: float = 24 * 3600  # an expired room is deleted this long after it expired
@@ -114,6 +125,7 @@ class ProjectorView:
 class PhoneView:
     state: RoomState
     my_vote: int | None  # this voter's option in the current round, None before voting
+    stamp: tuple = ()  # phone_stamp's value read in the same transaction
 
 
 @dataclass(frozen=True)
@@ -126,13 +138,18 @@ class Poll:
 
     # --- the host -------------------------------------------------------------------------------------
 
-    def create_room(self, question_list: Sequence[tuple[str, int]]) -> NewRoom:
-        """A room over (question_id, option_count) pairs, in that order, waiting in the lobby."""
+    def create_room(self, question_list: Sequence[tuple[str, int]], openers: Sequence[str] = ()) -> NewRoom:
+        """A room over (question_id, option_count) pairs, in that order, waiting in the lobby.
+
+        openers name who asks, e.g. ("browser:<token>", "address:<ip>"): each has its own bucket of openings
+        (Limits.opens_per_browser / opens_per_address by its prefix); TooManyRooms when one is empty."""
         question_list = tuple(question_list)
         self._check_questions(question_list)
+        openers = tuple(dict.fromkeys(o for o in openers if isinstance(o, str) and o))
         for _ in range(5):  # a code already taken: draw again (about 1 in 170 million with 200 rooms open)
             room = NewRoom(code=codes.new_room_code(), host_secret=codes.new_host_secret())
-            if self.store.write(lambda connection, room=room: self._insert_room(connection, room, question_list)):
+            if self.store.write(lambda connection, room=room: self._insert_room(connection, room, question_list,
+                                                                                openers)):
                 return room
         raise PollError("Could not find a free room code; try again.")
 
@@ -140,6 +157,17 @@ class Poll:
         """The room's state if host_secret is its host secret (an ended room too, for its export); NotHost if not."""
         return self.store.read(lambda connection: self._state(connection, self._host_room(
             connection, code, host_secret, allow_ended=True)))
+
+    def touch_host(self, code: str, host_secret: str) -> None:
+        """The host page is still there: the room is not idle. Writes at most once per Limits.touch_every_s."""
+
+        def work(connection: Connection) -> None:
+            room = self._host_room(connection, code, host_secret, allow_ended=True)
+            now = self.clock()
+            if (room.touched_at or room.created_at) < now - self.limits.touch_every_s:
+                connection.execute(update(rooms).where(rooms.c.id == room.id).values(touched_at=now))
+
+        self.store.write(work)
 
     def next_question(self, code: str, host_secret: str) -> RoomState:
         """From the lobby or after a reveal: the next question opens for round 1."""
@@ -197,8 +225,9 @@ class Poll:
                 raise RoundClosed("This round is closed, so your vote was not counted.")
             if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < room.option_count:
                 raise UnknownOption("That option is not one of this question's options.")
-            self._count_vote(connection, room)
             voter = self._voter(connection, room, voter_id, create=True)
+            self._count_voter_vote(connection, voter)  # first: a voter refused here spends none of the room's
+            self._count_vote(connection, room)
             # One statement, so the room's row lock (which queues the room's voters) is held for fewer round trips.
             upsert = self._dialect_insert(votes).values(
                 room_id=room.id, question_position=room.question_position, round_number=room.round_number,
@@ -214,13 +243,20 @@ class Poll:
                                                                                        allow_ended=True), voter_id))
 
     def phone_view(self, code: str, voter_id: str) -> PhoneView:
-        """State and this voter's current vote from one transaction: what a phone polls each second."""
+        """State, this voter's current vote and the change stamp from one transaction: what a phone draws."""
 
         def work(connection: Connection) -> PhoneView:
             room = self._room(connection, code, allow_ended=True)
-            return PhoneView(state=self._state(connection, room), my_vote=self._my_vote(connection, room, voter_id))
+            return PhoneView(state=self._state(connection, room), my_vote=self._my_vote(connection, room, voter_id),
+                             stamp=self._stamp(connection, room, voter_id))
 
         return self.store.read(work)
+
+    def phone_stamp(self, code: str, voter_id: str) -> tuple:
+        """A value that changes whenever anything a phone shows changes (a host action, this voter's vote from any
+        tab, the room expiring), and costs two short indexed reads: what an idle phone polls."""
+        return self.store.read(lambda connection: self._stamp(connection, self._room(
+            connection, code, allow_ended=True, plain=True), voter_id))
 
     # --- anyone with the code (the projector, the phones) ---------------------------------------------
 
@@ -262,10 +298,11 @@ class Poll:
             if not 2 <= option_count <= self.limits.max_options:
                 raise BadQuestions(f"Question {question_id!r} needs between 2 and {self.limits.max_options} options.")
 
-    def _insert_room(self, connection: Connection, room: NewRoom, question_list) -> bool:
+    def _insert_room(self, connection: Connection, room: NewRoom, question_list, openers: tuple[str, ...]) -> bool:
         now = self.clock()
         self.store.lock_for_transaction(connection, "create room")  # two processes must not both pass the cap
         self._purge(connection, now)
+        self._close_idle_lobbies(connection, now)
         open_rooms = connection.execute(
             select(func.count()).select_from(rooms).where(rooms.c.expires_at > now, rooms.c.phase != Phase.ENDED.value)
         ).scalar_one()
@@ -275,12 +312,14 @@ class Poll:
         taken = connection.execute(select(rooms.c.id).where(rooms.c.code == room.code)).first()
         if taken is not None:
             return False
+        for opener in openers:
+            self._take_opening(connection, opener, now)
         room_id = connection.execute(
             insert(rooms).values(code=room.code, host_hash=codes.hash_host_secret(room.host_secret),
                                  voter_salt=codes.new_salt(), created_at=now,
                                  expires_at=now + self.limits.room_lifetime_s, phase=Phase.LOBBY.value,
                                  question_position=None, round_number=0, version=0,
-                                 vote_tokens=self.limits.vote_burst, tokens_at=now)
+                                 vote_tokens=self.limits.vote_burst, tokens_at=now, touched_at=now)
             .returning(rooms.c.id)
         ).scalar_one()
         connection.execute(insert(questions), [
@@ -296,17 +335,52 @@ class Poll:
         for table in (votes, voters, questions):
             connection.execute(delete(table).where(table.c.room_id.in_(old)))
         connection.execute(delete(rooms).where(rooms.c.id.in_(old)))
+        full_again = now - max(self.limits.browser_refill_s * self.limits.opens_per_browser,
+                               self.limits.address_refill_s * self.limits.opens_per_address)
+        # A bucket that has refilled needs no row.
+        connection.execute(delete(opener_buckets).where(opener_buckets.c.tokens_at < full_again))
+
+    def _close_idle_lobbies(self, connection: Connection, now: float) -> None:
+        """A lobby nobody joined, whose host did nothing for Limits.idle_close_s, expires now: it frees its place."""
+        joined = select(voters.c.id).where(voters.c.room_id == rooms.c.id).exists()
+        connection.execute(update(rooms).where(
+            rooms.c.phase == Phase.LOBBY.value, rooms.c.expires_at > now,
+            func.coalesce(rooms.c.touched_at, rooms.c.created_at) < now - self.limits.idle_close_s, ~joined,
+        ).values(expires_at=now))
+
+    def _take_opening(self, connection: Connection, opener: str, now: float) -> None:
+        """One token from this opener's bucket of room openings; TooManyRooms, with the wait, when it is empty."""
+        by_browser = opener.startswith("browser:")
+        burst = self.limits.opens_per_browser if by_browser else self.limits.opens_per_address
+        refill_s = self.limits.browser_refill_s if by_browser else self.limits.address_refill_s
+        key = hashlib.sha256(f"attn-lab room opener\x00{opener}".encode()).hexdigest()
+        query = select(opener_buckets).where(opener_buckets.c.opener_hash == key)
+        row = connection.execute(query.with_for_update()).first()
+        tokens = float(burst) if row is None else min(float(burst), row.tokens + max(0.0, now - row.tokens_at)
+                                                      / refill_s)
+        if tokens < 1:
+            wait = math.ceil((1 - tokens) * refill_s)
+            who = "this browser" if by_browser else "this network address"
+            raise TooManyRooms(f"Too many rooms opened from {who} just now; you can open another in {wait} s.")
+        values = {"tokens": tokens - 1, "tokens_at": now}
+        if row is None:
+            connection.execute(insert(opener_buckets).values(opener_hash=key, **values))
+        else:
+            connection.execute(update(opener_buckets).where(opener_buckets.c.opener_hash == key).values(**values))
 
     def _dialect_insert(self, table):
         """INSERT with ON CONFLICT, which SQLite and PostgreSQL spell alike."""
         return (postgresql.insert if self.store.dialect == "postgresql" else sqlite.insert)(table)
 
-    def _room(self, connection: Connection, code: str, *, lock: bool = False, allow_ended: bool = False) -> Row:
-        """The room row for a code a person typed; RoomNotFound, RoomExpired or RoomEnded otherwise."""
+    def _room(self, connection: Connection, code: str, *, lock: bool = False, allow_ended: bool = False,
+              plain: bool = False) -> Row:
+        """The room row for a code a person typed; RoomNotFound, RoomExpired or RoomEnded otherwise.
+        plain: the row alone, without the current question's option count (the phone's cheap stamp)."""
         canonical = codes.normalise_room_code(code)
         option_count = select(questions.c.option_count).where(questions.c.room_id == rooms.c.id,
                                                               questions.c.position == rooms.c.question_position)
-        query = select(rooms, option_count.scalar_subquery().label("option_count")).where(rooms.c.code == canonical)
+        query = select(rooms) if plain else select(rooms, option_count.scalar_subquery().label("option_count"))
+        query = query.where(rooms.c.code == canonical)
         if lock:  # PostgreSQL: one writer per room at a time (SQLite's BEGIN IMMEDIATE already serialises)
             query = query.with_for_update()
         room = connection.execute(query).first()
@@ -341,6 +415,24 @@ class Poll:
         return connection.execute(
             insert(voters).values(room_id=room.id, voter_hash=voter_hash).returning(voters.c.id)
         ).scalar_one()
+
+    def _count_voter_vote(self, connection: Connection, voter: int) -> None:
+        """Take a token from this voter's own bucket: a few changes of mind a second pass, a script's taps do not."""
+        now = self.clock()
+        row = connection.execute(select(voters.c.vote_tokens, voters.c.tokens_at).where(voters.c.id == voter)).one()
+        burst = float(self.limits.voter_vote_burst)
+        tokens = burst if row.vote_tokens is None else min(
+            burst, row.vote_tokens + max(0.0, now - row.tokens_at) * self.limits.voter_votes_per_second)
+        if tokens < 1:
+            raise TooManyVotes("You are changing your vote very fast; wait a second, then tap again.")
+        connection.execute(update(voters).where(voters.c.id == voter).values(vote_tokens=tokens - 1, tokens_at=now))
+
+    def _stamp(self, connection: Connection, room: Row, voter_id: str) -> tuple:
+        """(room version, phase, expired, this voter's last vote time): equal stamps mean an unchanged phone."""
+        voter_hash = codes.hash_voter(voter_id, room.voter_salt)
+        voted_at = connection.execute(select(voters.c.tokens_at).where(
+            voters.c.room_id == room.id, voters.c.voter_hash == voter_hash)).scalar_one_or_none()
+        return room.version, room.phase, room.expires_at <= self.clock(), voted_at
 
     def _count_vote(self, connection: Connection, room: Row) -> None:
         """Take a token from the room's bucket: a whole class may vote at once, a script cannot keep it up."""
@@ -398,7 +490,8 @@ class Poll:
         def work(connection: Connection) -> RoomState:
             room = self._host_room(connection, code, host_secret, lock=True)
             values = step(connection, room)
-            connection.execute(update(rooms).where(rooms.c.id == room.id).values(version=room.version + 1, **values))
+            connection.execute(update(rooms).where(rooms.c.id == room.id).values(version=room.version + 1,
+                                                                                 touched_at=self.clock(), **values))
             return self._state(connection, self._room(connection, code, allow_ended=True))
 
         return self.store.write(work)

@@ -13,7 +13,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-SCHEMA_VERSION = 1  # bump with a step in store.UPGRADES when a table changes
+SCHEMA_VERSION = 2  # bump with a step in store.UPGRADES when a table changes
 
 metadata = MetaData()
 
@@ -40,6 +40,9 @@ rooms = Table(
     # A token bucket for votes, in the row so that every app process shares it: tokens left, when counted.
     Column("vote_tokens", Double, nullable=False),
     Column("tokens_at", Double, nullable=False),
+    # Version 2. The last host action or host page seen (None: never since the room opened): a lobby nobody joined
+    # and no host touched for Limits.idle_close_s closes early, so a flood of rooms cannot hold the cap.
+    Column("touched_at", Double, nullable=True),
 )
 
 questions = Table(
@@ -58,6 +61,10 @@ voters = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("room_id", Integer, ForeignKey("poll_rooms.id", ondelete="CASCADE"), nullable=False),
     Column("voter_hash", String(64), nullable=False),
+    # Version 2: each voter's own vote bucket (None: full), so one voter cannot spend the room's bucket. tokens_at
+    # also changes with every vote this voter casts, from any tab: the phone's change stamp reads it.
+    Column("vote_tokens", Double, nullable=True),
+    Column("tokens_at", Double, nullable=True),
     UniqueConstraint("room_id", "voter_hash", name="poll_voters_one_per_room"),
 )
 
@@ -70,4 +77,13 @@ votes = Table(
     Column("round_number", Integer, primary_key=True),
     Column("voter_id", Integer, ForeignKey("poll_voters.id", ondelete="CASCADE"), primary_key=True),
     Column("option_index", Integer, nullable=False),
+)
+
+openers = Table(
+    "poll_openers",
+    metadata,
+    # Version 2. A bucket of room openings per opener: a hash of a browser's token or of a client address.
+    Column("opener_hash", String(64), primary_key=True),
+    Column("tokens", Double, nullable=False),
+    Column("tokens_at", Double, nullable=False),
 )

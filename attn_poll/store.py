@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event, exc, insert, select, text, update
-from sqlalchemy.schema import CreateSchema
+from sqlalchemy.schema import DDL, CreateSchema
 
 from attn_poll import schema as tables
 from attn_poll.errors import Busy, Reconnecting, SchemaTooNew
@@ -30,7 +30,17 @@ BUSY_DEADLINE_S = 15.0  # our retries on top of that; after this a student sees 
 WRITE_OPTION = "attn_poll_write"  # execution option: this transaction writes (SQLite takes the write lock at BEGIN)
 RECONNECTING = "The class poll lost its connection to the database and is reconnecting; try again in a moment."
 BUSY = "The class poll is very busy right now; try again in a second."
-UPGRADES: tuple[Callable[[Connection], None], ...] = ()  # UPGRADES[v - 1] turns schema version v into v + 1
+
+
+def _add_columns_v2(connection: Connection) -> None:
+    """Version 1 -> 2: per-voter vote buckets and the room's last host touch (poll_openers is new: create_all).
+    %(fullname)s is the table's name as SQLAlchemy quotes it, in the store's schema; FLOAT is a double in both."""
+    connection.execute(DDL("ALTER TABLE %(fullname)s ADD COLUMN vote_tokens FLOAT").against(tables.voters))
+    connection.execute(DDL("ALTER TABLE %(fullname)s ADD COLUMN tokens_at FLOAT").against(tables.voters))
+    connection.execute(DDL("ALTER TABLE %(fullname)s ADD COLUMN touched_at FLOAT").against(tables.rooms))
+
+
+UPGRADES: tuple[Callable[[Connection], None], ...] = (_add_columns_v2,)  # UPGRADES[v - 1]: version v -> v + 1
 
 Result = TypeVar("Result")
 

@@ -12,8 +12,14 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   and votes once at its moment (spread evenly over --spread seconds) with the radio's WidgetState. The vote is
   the real callback: poll.vote on the app's engine.
 - The projector is one headless Chromium page on the host link, 1280x720, its board fragment polling every
-  second. This script reads the page's bars every 50 ms; vote -> projector = the moment the projected total
-  first reached k minus the moment the k-th vote's run finished.
+  second. This script reads the page's bars every 50 ms; tap -> projector = the moment the projected total
+  first reached k minus the moment of the k-th tap (the vote sent), so the wait for the vote's run counts.
+- Phases, in one server run: (1) the baseline: as many sessions on a bench-only page with one empty
+  run_every fragment (written into the bench's snapshot of --rev), polling every 2 s for --idle seconds;
+  (2) the phones open and join, then poll for --idle seconds while nothing changes in the room; (3) they tap
+  their votes over --spread seconds and go on polling for --tail seconds. Printed: server CPU per idle poll
+  for (2) and for (1), tap -> "Your vote" confirmation (the tap's run, the phones polling meanwhile), and
+  tap -> projector. --rev 864e13e runs the app before the cheap phone poll, with its own schema.
 - Lab users: --lab light clients from bench/load.py click the Lab's causal toggle every 1 to 2 s meanwhile.
 - RSS: peak VmRSS of the server process.
 - Votes lost = phones whose run finished without an error minus the votes the database counts.
@@ -28,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -55,70 +62,183 @@ sys.path.insert(0, str(REPO_ROOT))
 import harness  # noqa: E402
 import load  # noqa: E402  (the Lab's light client)
 
-from attn_poll import Poll, open_store  # noqa: E402
-
 SUCCESS = load.SUCCESS
 PHONE_EVERY_S = 2.0
 MAX_SECONDS = 120  # the whole run, whatever happens
 TARGET_ARRIVE_S = 2.0
+TARGET_POLL_MS = 5.0
+TARGET_CONFIRM_S = 1.0
+EMPTY_PAGE = "Bench_empty"  # written into the bench's snapshot only: the same-run baseline of a poll
+EMPTY_PAGE_SOURCE = """import streamlit as st
+
+
+def nothing() -> None:
+    pass
+
+
+st.fragment(nothing, run_every=2.0)()
+"""
+
+
+@dataclass
+class Drawn:
+    """What one script run (and the runs a callback's st.rerun chained to it) sent back."""
+
+    elements: list = field(default_factory=list)  # (kind, element proto, fragment id) of every new element
+    exceptions: list[str] = field(default_factory=list)  # messages of exception elements
+    statuses: list[int] = field(default_factory=list)  # script_finished statuses, in order
+    timers: dict[str, float] = field(default_factory=dict)  # auto_rerun: fragment id -> interval (run_every)
+
+    def widgets(self) -> dict[str, tuple[str, object, str]]:
+        """Widget id -> (kind, element proto, fragment id): every element that has an id."""
+        found = {}
+        for kind, element, fragment in self.elements:
+            widget_id = getattr(element, "id", "")
+            if widget_id:
+                found[widget_id] = (kind, element, fragment)
+        return found
+
+    def texts(self) -> list[str]:
+        return [element.body for kind, element, _ in self.elements if kind in ("markdown", "alert")]
+
+
+class ProtocolSession:
+    """One session over Streamlit's own protocol, as bench/load.py's light clients speak it (a websocket to
+    /_stcore/stream, BackMsg up, ForwardMsg down), for any page and any widget values: the phones here and the
+    widget fuzz test (tests/browser/test_fuzz_widgets.py) both use it."""
+
+    def __init__(self, url: str, query: str = "", page_name: str = "") -> None:
+        self.url, self.query, self.page_name = url, query, page_name
+        self.page_hash = ""
+        self.socket = None
+
+    async def __aenter__(self) -> ProtocolSession:
+        self.socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None,
+                                               ping_interval=None, open_timeout=30)
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.socket.close()
+
+    async def run(self, widget_states=(), fragment_id: str = "", timeout: float = 60) -> Drawn:
+        """Send one rerun_script (the widgets' new states, as a click or a typed value sends them) and read
+        until a run finishes that was not cut short by a rerun."""
+        back = BackMsg()
+        state = back.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        state.page_name = self.page_name
+        if fragment_id:
+            state.fragment_id = fragment_id
+        state.widget_states.widgets.extend(widget_states)
+        await self.socket.send(back.SerializeToString())
+        drawn = Drawn()
+        deadline = time.perf_counter() + timeout
+        while True:
+            raw = await asyncio.wait_for(self.socket.recv(), timeout=max(0.1, deadline - time.perf_counter()))
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            kind = message.WhichOneof("type")
+            if kind == "new_session":
+                self.page_hash = message.new_session.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string
+            elif kind == "auto_rerun":
+                drawn.timers[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                element = message.delta.new_element
+                element_kind = element.WhichOneof("type")
+                inner = getattr(element, element_kind) if element_kind else None
+                drawn.elements.append((element_kind, inner, message.delta.fragment_id))
+                if element_kind == "exception":
+                    where = " | ".join(line.strip() for line in element.exception.stack_trace[-12:])
+                    drawn.exceptions.append(f"{element.exception.type}: {element.exception.message} at {where}")
+            elif kind == "script_finished":
+                drawn.statuses.append(message.script_finished)
+                if message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return drawn
 
 
 @dataclass
 class Tally:
-    voted_at: list[float] = field(default_factory=list)  # perf_counter when a vote's run finished
+    tapped_at: list[float] = field(default_factory=list)  # perf_counter when a vote was sent (the tap)
+    confirm_s: list[float] = field(default_factory=list)  # tap -> the run that shows "Your vote" finished
     votes_ok: int = 0
+    polls: int = 0  # idle polls answered (timer fragment runs) in the measured idle window
     errors: list[str] = field(default_factory=list)
     reconnecting_notes: int = 0
     projector: list[tuple[float, int]] = field(default_factory=list)  # (moment, total on the projector)
     rss_peak_mb: float = 0.0
     deadline: float = 0.0
+    idle_window: tuple[float, float] = (float("inf"), float("inf"))  # only polls, nothing changes in the room
+    phones_tasks: list = field(default_factory=list)
 
 
 class Phone:
-    """One student's phone over Streamlit's protocol."""
+    """One student's phone over Streamlit's protocol: polls its timer fragment every 2 s (as the frontend's
+    run_every timer does: fragment id from the auto_rerun message, is_auto_rerun), taps its vote at its moment
+    (the radio's WidgetState, sent with the radio's own fragment), and goes on polling until --until."""
 
-    def __init__(self, number: int, port: int, code: str, vote_at: float, option: int, tally: Tally) -> None:
+    def __init__(self, number: int, port: int, code: str, vote_at: float, until: float, option: int, tally: Tally,
+                 page: str = "Class_poll", query: str = "") -> None:
         self.number, self.port, self.tally = number, port, tally
-        self.query = f"room={code}&v={secrets.token_urlsafe(18)}"
-        self.vote_at, self.option = vote_at, option
+        self.query = query or f"room={code}&v={secrets.token_urlsafe(18)}"
+        self.page = page
+        self.vote_at, self.until, self.option = vote_at, until, option
         self.page_hash = ""
-        self.fragment_id = ""
+        self.fragment_id = ""  # the radio's fragment
+        self.timer_id = ""  # the fragment the page asked to rerun every PHONE_EVERY_S
         self.radio_id = ""
         self.radio_options: list[str] = []
+        self.confirmed = False
 
     async def run(self) -> None:
-        voted = False
-        while time.perf_counter() < self.tally.deadline:
+        voted = self.vote_at == float("inf")
+        rng = random.Random(self.number)
+        while time.perf_counter() < min(self.tally.deadline, self.until):
             try:
                 async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
                                               max_size=None, ping_interval=None, open_timeout=10) as socket:
                     await self.rerun(socket, None)
-                    while time.perf_counter() < self.tally.deadline:
-                        if not voted and time.perf_counter() >= self.vote_at:
+                    await asyncio.sleep(rng.uniform(0, PHONE_EVERY_S))  # phones do not poll in step
+                    next_poll = time.perf_counter()
+                    while time.perf_counter() < min(self.tally.deadline, self.until):
+                        now = time.perf_counter()
+                        if not voted and now >= self.vote_at:
+                            self.confirmed = False
+                            sent = time.perf_counter()
+                            self.tally.tapped_at.append(sent)
                             await self.rerun(socket, self.option)
                             voted = True
-                            self.tally.voted_at.append(time.perf_counter())
                             self.tally.votes_ok += 1
-                            return
-                        pause = min(PHONE_EVERY_S, max(0.0, self.vote_at - time.perf_counter())) if not voted \
-                            else PHONE_EVERY_S
-                        await asyncio.sleep(pause)
-                        if not voted and time.perf_counter() < self.vote_at:
-                            await self.rerun(socket, None, fragment=True)
+                            if self.confirmed:
+                                self.tally.confirm_s.append(time.perf_counter() - sent)
+                            else:
+                                self.tally.errors.append(f"phone {self.number}: the vote's run showed no 'Your vote'")
+                            continue
+                        if now >= next_poll:
+                            await self.rerun(socket, None, timer=True)
+                            if self.tally.idle_window[0] <= now < self.tally.idle_window[1]:
+                                self.tally.polls += 1
+                            next_poll += PHONE_EVERY_S
+                        wake = next_poll if voted else min(next_poll, self.vote_at)
+                        await asyncio.sleep(max(0.0, min(wake, self.until) - time.perf_counter()))
             except (OSError, websockets.WebSocketException, TimeoutError):
                 await asyncio.sleep(0.5)  # the server is restarting: reconnect, as the frontend does
         if not voted:
             self.tally.errors.append(f"phone {self.number}: never voted")
 
-    async def rerun(self, socket, option: int | None, fragment: bool = False) -> None:
+    async def rerun(self, socket, option: int | None, timer: bool = False) -> None:
         back = BackMsg()
         state = back.rerun_script
         state.query_string = self.query
         state.page_script_hash = self.page_hash
-        state.page_name = "Class_poll"
-        if option is not None or fragment:
-            state.fragment_id = self.fragment_id
+        state.page_name = self.page
+        if timer:
+            state.fragment_id = self.timer_id
+            state.is_auto_rerun = True
         if option is not None:
+            state.fragment_id = self.fragment_id
             state.widget_states.widgets.append(WidgetState(id=self.radio_id, string_value=self.radio_options[option]))
         await socket.send(back.SerializeToString())
         while True:
@@ -130,23 +250,28 @@ class Phone:
                 self.page_hash = message.new_session.page_script_hash
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string or self.query
+            elif kind == "auto_rerun":
+                self.timer_id = message.auto_rerun.fragment_id
             elif kind == "delta":
                 self.read(message)
             elif kind == "script_finished":
-                if message.script_finished not in SUCCESS:
+                if message.script_finished not in SUCCESS and message.script_finished != \
+                        ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     raise OSError(f"run ended with status {message.script_finished}")
-                return
+                if message.script_finished in SUCCESS:
+                    return
 
     def read(self, message: ForwardMsg) -> None:
         delta = message.delta
-        if delta.fragment_id:
-            self.fragment_id = delta.fragment_id
         if delta.WhichOneof("type") != "new_element":
             return
         element = delta.new_element
         kind = element.WhichOneof("type")
         if kind == "radio":
             self.radio_id, self.radio_options = element.radio.id, list(element.radio.options)
+            self.fragment_id = delta.fragment_id
+        elif kind == "markdown" and element.markdown.body.startswith("Your vote: **"):
+            self.confirmed = True
         elif kind == "alert" and "reconnecting" in element.alert.body:
             self.tally.reconnecting_notes += 1
         elif kind == "alert" and element.alert.format == load.ERROR_ALERT:
@@ -190,7 +315,7 @@ def sample_rss(pid_of, tally: Tally) -> None:
 
 def arrival_seconds(tally: Tally) -> list[float]:
     """For the k-th finished vote: when the projector first showed a total of at least k, minus its moment."""
-    finished = sorted(tally.voted_at)
+    finished = sorted(tally.tapped_at)  # from the tap, not from the end of the vote's run
     delays = []
     for k, moment in enumerate(finished, start=1):
         shown = next((at for at, total in tally.projector if total >= k), None)
@@ -199,10 +324,10 @@ def arrival_seconds(tally: Tally) -> list[float]:
     return delays
 
 
-def start(port: int, env: dict) -> subprocess.Popen:
-    args = [sys.executable, "-m", "streamlit", "run", str(REPO_ROOT / "app.py"), "--server.headless", "true",
+def start(port: int, env: dict, tree: Path = REPO_ROOT) -> subprocess.Popen:
+    args = [sys.executable, "-m", "streamlit", "run", str(tree / "app.py"), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    process = subprocess.Popen(args, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(args, cwd=tree, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while not harness.healthy(port):
@@ -234,16 +359,70 @@ async def lab_clicks(port: int, clients: int, until: float) -> tuple[list[float]
     return level.light_ms, level.errors
 
 
-async def drive(port: int, code: str, args, tally: Tally, fault) -> tuple[list[float], list[str]]:
+async def idle_phase(phones: list[Phone], tally: Tally, pid_of, idle: float) -> float:
+    """Open every phone, wait until each has polled, then measure `idle` seconds of polls only: server CPU per
+    poll in ms. The phones go on running (their own schedule) after it."""
+    tasks = [asyncio.create_task(phone.run()) for phone in phones]
+    deadline = time.perf_counter() + 90
+    while sum(bool(phone.timer_id) for phone in phones) < len(phones) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(PHONE_EVERY_S + 0.5)  # every phone past its first poll
+    cpu = harness.process_cpu_seconds(pid_of())
+    tally.idle_window = (time.perf_counter(), time.perf_counter() + idle)
+    await asyncio.sleep(idle)
+    spent = harness.process_cpu_seconds(pid_of()) - cpu
+    tally.phones_tasks = tasks
+    return spent * 1000 / max(1, tally.polls)
+
+
+async def baseline(port: int, args, pid_of) -> float:
+    """The same number of sessions on a page with one empty run_every fragment (bench-only page): its per-poll CPU."""
+    tally = Tally(deadline=time.perf_counter() + MAX_SECONDS)
+    until = time.perf_counter() + 90 + PHONE_EVERY_S + args.idle + 1
+    clients = [Phone(n, port, "", float("inf"), until, 0, tally, page=EMPTY_PAGE, query=f"n={n}")
+               for n in range(args.students)]
+    per_poll = await idle_phase(clients, tally, pid_of, args.idle)
+    for phone in clients:
+        phone.until = 0.0  # stop after their current sleep
+    await asyncio.gather(*tally.phones_tasks)
+    return per_poll
+
+
+async def drive(port: int, code: str, args, tally: Tally, fault, pid_of) -> tuple[list[float], list[str], float]:
     rng = random.Random(7)
-    begin = time.perf_counter() + 3.0  # phones open and settle first
-    phones = [Phone(n, port, code, begin + args.spread * n / args.students, rng.randrange(3), tally)
-              for n in range(args.students)]
-    lab_until = begin + args.spread + 6
+    phones = [Phone(n, port, code, float("inf"), float("inf"), rng.randrange(3), tally) for n in range(args.students)]
+    for phone in phones:
+        phone.vote_at = float("nan")  # set below, once the idle window is over (nan: not yet)
+    per_poll = await idle_phase(phones, tally, pid_of, args.idle)
+    begin = time.perf_counter() + 0.5
+    for n, phone in enumerate(phones):
+        phone.vote_at = begin + args.spread * n / args.students
+        phone.until = begin + args.spread + args.tail
+    lab_until = begin + args.spread + args.tail
     faults = asyncio.get_running_loop().run_in_executor(None, fault, begin + 1.0)
-    results = await asyncio.gather(lab_clicks(port, args.lab, lab_until), *(phone.run() for phone in phones))
+    lab = await lab_clicks(port, args.lab, lab_until)
+    await asyncio.gather(*tally.phones_tasks)
     await faults
-    return results[0]
+    return lab[0], lab[1], per_poll
+
+
+ROOM_SCRIPT = """import json
+from attn_poll import Poll, open_store
+poll = Poll(open_store())
+room = poll.create_room([("causal-why", 3)])
+poll.next_question(room.code, room.host_secret)
+print(json.dumps({"code": room.code, "host_secret": room.host_secret}))
+"""
+COUNT_SCRIPT = """from attn_poll import Poll, open_store
+print(sum(Poll(open_store()).counts("CODE").rounds[0]))
+"""
+
+
+def in_tree(tree: Path, url: str, source: str) -> str:
+    """Run a few lines with the server tree's own attn_poll (its schema version may differ from this one's)."""
+    done = subprocess.run([sys.executable, "-c", source], cwd=tree, env={**os.environ, "ATTN_LAB_DATABASE_URL": url},
+                          capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout.strip().splitlines()[-1]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -257,16 +436,21 @@ def main() -> None:
     parser.add_argument("--spread", type=float, default=5.0)
     parser.add_argument("--lab", type=int, default=10, help="Lab light clients clicking meanwhile")
     parser.add_argument("--fault", choices=("none", "restart", "kill-db"), default="none")
+    parser.add_argument("--idle", type=float, default=10.0, help="measured seconds of idle polls, each phase")
+    parser.add_argument("--tail", type=float, default=6.0, help="seconds phones go on polling after the votes")
+    parser.add_argument("--rev", default="HEAD", help="the commit the server runs (a snapshot, plus the empty page)")
     args = parser.parse_args()
     args.students = min(args.students, 300)  # a room's cap; the bench stays bounded
     temp = tempfile.TemporaryDirectory()
     url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
     env = {**os.environ, "ATTN_LAB_DATABASE_URL": url}
-    poll = Poll(open_store(url))
-    room = poll.create_room([("causal-why", 3)])
-    poll.next_question(room.code, room.host_secret)
+    tree_context = load.app_tree("head", args.rev)
+    tree = tree_context.__enter__()
+    room = SimpleNamespace(**json.loads(in_tree(tree, url, ROOM_SCRIPT)))  # the tree's own attn_poll and schema
     port = harness.free_port()
-    server = {"process": start(port, env)}
+    (tree / "pages" / f"99_{EMPTY_PAGE}.py").write_text(EMPTY_PAGE_SOURCE)
+    server = {"process": start(port, env, tree)}
+    pid_of = lambda: server["process"].pid  # noqa: E731
     tally = Tally(deadline=time.perf_counter() + MAX_SECONDS)
     ready = threading.Event()
     watcher = threading.Thread(target=projector, daemon=True,
@@ -281,7 +465,7 @@ def main() -> None:
         time.sleep(max(0.0, at - time.perf_counter()))
         if args.fault == "restart":
             stop(server["process"])
-            server["process"] = start(port, env)
+            server["process"] = start(port, env, tree)
         elif args.fault == "kill-db":
             admin = create_engine(url)
             with admin.begin() as connection:
@@ -292,17 +476,25 @@ def main() -> None:
             print(f"killed {killed} database connections of the app")
 
     started = time.perf_counter()
-    lab_ms, lab_errors = asyncio.run(drive(port, room.code, args, tally, fault))
+    empty_ms = asyncio.run(baseline(port, args, pid_of))
+    lab_ms, lab_errors, poll_ms = asyncio.run(drive(port, room.code, args, tally, fault, pid_of))
     watcher.join(timeout=30)
-    counted = sum(poll.counts(room.code).rounds[0])
+    counted = int(in_tree(tree, url, COUNT_SCRIPT.replace("CODE", room.code)))
     stop(server["process"])
+    tree_context.__exit__(None, None, None)
     delays = arrival_seconds(tally)
     lost = tally.votes_ok - counted
     backend = url.split(":", 1)[0]
     print(f"backend {backend} · fault {args.fault} · {args.students} phones over {args.spread:.0f} s · "
           f"{args.lab} Lab clients · {time.perf_counter() - started:.0f} s · load average {os.getloadavg()[0]:.1f}")
+    print(f"commit {args.rev} · idle window {args.idle:.0f} s per phase")
+    print(f"idle poll, server CPU: phone {poll_ms:.1f} ms per poll, empty fragment {empty_ms:.1f} ms per poll "
+          f"(same run), ratio {poll_ms / empty_ms:.2f} (target phone <= {TARGET_POLL_MS} ms)")
+    print(f"tap -> 'Your vote' confirmation: p50 {percentile(tally.confirm_s, 50):.2f} s, p95 "
+          f"{percentile(tally.confirm_s, 95):.2f} s over {len(tally.confirm_s)} taps, phones polling "
+          f"(target p95 <= {TARGET_CONFIRM_S} s)")
     print(f"votes finished {tally.votes_ok}, counted {counted}, lost {lost}")
-    print(f"vote -> projector: p50 {percentile(delays, 50):.2f} s, p95 {percentile(delays, 95):.2f} s, "
+    print(f"tap -> projector: p50 {percentile(delays, 50):.2f} s, p95 {percentile(delays, 95):.2f} s, "
           f"max {max(delays, default=float('nan')):.2f} s over {len(delays)} votes (target p95 <= {TARGET_ARRIVE_S} s)")
     print(f"Lab clicks: p50 {percentile(lab_ms, 50):.0f} ms, p95 {percentile(lab_ms, 95):.0f} ms over {len(lab_ms)} "
           f"clicks (target p95 <= {load.TARGET_P95_MS} ms)")

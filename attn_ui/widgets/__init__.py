@@ -1,1 +1,5 @@
 """The Streamlit pieces: state and URL, controls, panels, the page frame, the look."""
+
+from attn_ui.widgets import untrusted
+
+untrusted.install()  # a widget value no widget can read is read as no value, never a traceback

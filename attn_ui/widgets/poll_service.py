@@ -10,6 +10,7 @@ turned into sentences.
 Session state used here:
     poll.voter   this session's opaque voter id (never shown, never stored: the database gets a salted hash)
     poll.host    (room code, host secret) of the room this session controls, once the host link was checked
+    poll.url     the database URL this session uses (secrets or environment, read once)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's own cookie: one random token per 
 VOTER_PARAM = "v"  # a voter token in the URL, only when the browser sent no XSRF cookie
 VOTER_KEY = "poll.voter"
 HOST_KEY = "poll.host"
+URL_KEY = "poll.url"
 URL_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 VOTER_SALT = b"attn-lab class poll voter\x00"  # the raw cookie token never leaves this process
 STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
@@ -52,9 +54,13 @@ def _poll_for(url: str) -> Poll:
 
 
 def poll() -> Poll:
-    """The shared Poll; StorageError (a sentence for the page) when the database cannot be reached."""
+    """The shared Poll; StorageError (a sentence for the page) when the database cannot be reached. The URL is
+    looked up once per session (reading secrets on every idle phone poll cost more than the poll's query)."""
+    url = st.session_state.get(URL_KEY)
+    if not isinstance(url, str):
+        url = st.session_state[URL_KEY] = database_url()
     try:
-        return _poll_for(database_url())
+        return _poll_for(url)
     except StorageError:
         raise
     except DatabaseError as error:  # e.g. a server that refuses the connection at start
@@ -115,6 +121,18 @@ def voter_id() -> str:
         voter = "u" + url_token
     st.session_state[VOTER_KEY] = voter
     return voter
+
+
+def opener_keys() -> tuple[str, ...]:
+    """Who opens a room, for its opening limits: this browser (when it sent the cookie) and the client address.
+
+    The address is st.context.ip_address: the websocket's peer, or, behind a proxy on this machine, what its
+    X-Forwarded-For says (uvicorn trusts a proxy on 127.0.0.1 only). Loopback reads as None: one local address."""
+    token = browser_token()
+    keys = [] if token is None else ["browser:" + hashlib.sha256(VOTER_SALT + token).hexdigest()]
+    address = st.context.ip_address
+    keys.append(f"address:{address if isinstance(address, str) and address else 'local'}")  # AppTest: not a str
+    return tuple(keys)
 
 
 # --- the host -----------------------------------------------------------------------------------------------

@@ -10,6 +10,12 @@ becomes its sentence, never a traceback.
 
 Session state used here (besides poll_service's and join's keys):
     poll.note          a message from a button or a vote (a callback) to show in the next run
+    poll.open.note     why "Open a room" was refused, shown beside that button
+    poll.join.note     why the typed code was refused, shown beside the Join button
+    poll.typed         the join form's text box (its own key: poll-code styles the host's big room code)
+    poll.stamp         the phone's change stamp (Poll.phone_stamp) when the phone was last drawn
+    poll.drawn         when the phone was last drawn (time.monotonic)
+    poll.touched       when this host page last told the database it is still there (time.monotonic)
     poll.joined        the room this session has joined as a student
     poll.pick.<id>     the question checkboxes of "Open a room"
     poll.vote.<q>.<r>  a student's radio for question q, round r (seeded from the database once; the user owns it)
@@ -19,6 +25,7 @@ Session state used here (besides poll_service's and join's keys):
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,11 +44,27 @@ NOTE_KEY = "poll.note"
 JOINED_KEY = "poll.joined"
 PICK_PREFIX = "poll.pick."
 VOTE_PREFIX = "poll.vote."
+UNKNOWN_OPTION = "That is not one of this question's options, so no vote was counted."
 SHOWN_VOTE_PREFIX = "poll.db."  # + the radio's key: the vote the database held in the last phone run
 BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
-QR_LOBBY_EXTRA = 120  # in the lobby the join code is all there is to show
+QR_LOBBY_EXTRA = 0  # the lobby keeps the QR size: the large room code and the QR fit 1280x720 together
+OPEN_NOTE_KEY = "poll.open.note"
+JOIN_NOTE_KEY = "poll.join.note"
+TYPED_KEY = "poll.typed"
+STAMP_KEY = "poll.stamp"
+DRAWN_KEY = "poll.drawn"
+TOUCHED_KEY = "poll.touched"
+# The room code: as large as off the projector and larger on it. The app-wide projector rule for paragraphs
+# (main-area p, !important) would otherwise outrank the code's own rule, so these selectors carry more classes.
+CODE_CSS = """<style>
+[data-testid="stMain"] .st-key-poll-join .st-key-poll-code p { font-size: 2.4rem !important;
+  line-height: 1.1 !important; }
+</style>"""
+CODE_PROJECTOR_CSS = """<style>
+[data-testid="stMain"] .st-key-poll-join .st-key-poll-code p { font-size: 4rem !important; }
+</style>"""
 
 
 @dataclass(frozen=True)
@@ -104,10 +127,10 @@ def show_problem(error: PollError | str | None) -> None:
         st.error(str(error), icon=":material/error:")
 
 
-def show_note() -> None:
+def show_note(key: str = NOTE_KEY) -> None:
     """The message a callback left for this run (a refused vote, a host action the phase does not allow)."""
-    note = st.session_state.pop(NOTE_KEY, None)
-    if note:
+    note = st.session_state.pop(key, None)
+    if isinstance(note, str) and note:
         st.warning(note, icon=":material/info:")
 
 
@@ -133,14 +156,16 @@ def show_question(question: PollQuestion) -> None:
                 st.code(question.versions[index], language="python", wrap_lines=True)
 
 
-def show_reveal(question: PollQuestion) -> None:
-    """The right option, why it is right, why each wrong one fails, and the Lab link."""
+def show_reveal(question: PollQuestion, folded: bool = False) -> None:
+    """The right option, why it is right, why each wrong one fails, and the Lab link. folded (the projector):
+    the wrong options' reasons wait in an expander, so the board stays inside one 1280x720 screen."""
     name = question.option_name(question.answer)
     right = "" if question.versions else f" {question.options[question.answer]}"
     st.success(f"**The answer is {name}.**{right}", icon=":material/check_circle:")
     st.markdown(question.explanation)
-    for index, why in enumerate(question.whys):
-        if why:
+    whys = [(index, why) for index, why in enumerate(question.whys) if why]
+    with st.expander("Why not the others?") if folded and whys else st.container():
+        for index, why in whys:
             st.markdown(f"**Why not {question.option_name(index)}?** {why}")
     if question.lab is not None:
         settings, _ = question.lab.settings()
@@ -151,22 +176,23 @@ def show_reveal(question: PollQuestion) -> None:
 
 
 def _join_typed() -> None:
-    typed = st.session_state.get("poll.code", "")
+    typed = st.session_state.get(TYPED_KEY, "")
     try:
         st.query_params["room"] = normalise_room_code(typed)
     except PollError as error:
-        st.session_state[NOTE_KEY] = str(error)
+        st.session_state[JOIN_NOTE_KEY] = str(error)
 
 
 def _open_room() -> None:
     picked = [q for q in POLL_QUESTIONS if st.session_state.get(PICK_PREFIX + q.id)]
     if not picked:
-        st.session_state[NOTE_KEY] = "Pick at least one question for the room."
+        st.session_state[OPEN_NOTE_KEY] = "Pick at least one question for the room."
         return
+    openers = poll_service.opener_keys()
     room, error = poll_service.attempt(
-        lambda: poll_service.poll().create_room([(q.id, q.option_count) for q in picked]))
+        lambda: poll_service.poll().create_room([(q.id, q.option_count) for q in picked], openers=openers))
     if error is not None:
-        st.session_state[NOTE_KEY] = str(error)
+        st.session_state[OPEN_NOTE_KEY] = str(error)
         return
     poll_service.remember_host(room.code, room.host_secret)
     join.remember(room.code)
@@ -180,8 +206,9 @@ def open_face(problem: str = "") -> None:
     show_note()
     with st.container(border=True, key="poll-join-form"):
         st.markdown("**Join a room.** Type the code shown on the projector.")
-        st.text_input("Room code", key="poll.code", max_chars=40, placeholder="For example 7KD3Q9X")
+        st.text_input("Room code", key=TYPED_KEY, max_chars=40, placeholder="For example 7KD3Q9X")
         st.button("Join", key="poll.join", icon=":material/login:", on_click=_join_typed)
+        show_note(JOIN_NOTE_KEY)
     st.subheader("Open a room", anchor=False)
     st.markdown("For the lecturer. Pick the questions to ask, in the order below. Students vote on their "
                 "phones; the projector shows the count for each option, not the answer, until you reveal it.")
@@ -194,6 +221,7 @@ def open_face(problem: str = "") -> None:
     st.button(f"Open a room with {picked} questions" if picked != 1 else "Open a room with 1 question",
               key="poll.open", type="primary", icon=":material/how_to_vote:", disabled=not picked,
               on_click=_open_room)
+    show_note(OPEN_NOTE_KEY)  # beside the button that was pressed, not at the top of a long page
 
 
 # --- the host ----------------------------------------------------------------------------------------------------
@@ -246,9 +274,10 @@ def host_tools(code: str, secret: str) -> None:
             st.code(_host_link(code, secret), language=None, wrap_lines=True)
 
 
-def join_panel(link: join.JoinLink, big: bool, joined: int, large: bool = False) -> None:
+def join_panel(link: join.JoinLink, big: bool, large: bool = False) -> None:
+    """The code, link and QR code. The count of students in is the board's (live), not repeated here."""
     with st.container(key="poll-join"):
-        st.markdown(f"**Join on your phone** · {poll_words.students_word(joined)} in")
+        st.markdown("**Join on your phone**")
         st.markdown(f"`{link.short}`")
         with st.container(key="poll-code"):
             st.markdown(f"**{link.code}**")
@@ -256,13 +285,15 @@ def join_panel(link: join.JoinLink, big: bool, joined: int, large: bool = False)
 
 
 def _status(state: RoomState) -> str:
+    """The board's first line, with the one live count of students in the room."""
+    joined = f"{poll_words.students_word(state.voter_count)} in the room"
     if state.phase is Phase.LOBBY:
-        return f"Waiting to start · {poll_words.students_word(state.voter_count)} in the room"
+        return f"Waiting to start · {joined}"
     where = poll_words.question_line(state.question_index, state.question_count)
     words = {Phase.VOTING: f"{poll_words.round_name(state.round_number)} · open",
              Phase.CLOSED: f"{poll_words.round_name(state.round_number)} · closed",
              Phase.REVEALED: "The answer", Phase.ENDED: "This room has ended"}[state.phase]
-    return f"{where} · {words}"
+    return f"{where} · {words} · {joined}"
 
 
 def counts_block(view: ProjectorView, question: PollQuestion) -> None:
@@ -284,9 +315,22 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
             st.caption(poll_words.counts_sentence(round_number, names, tally))
 
 
-def board(code: str, version: int) -> None:
+def _touch(code: str, secret: str) -> None:
+    """Tell the database the host page is still there (a lobby waiting for its class must not close early)."""
+    every = poll_service.poll().limits.touch_every_s
+    last = st.session_state.get(TOUCHED_KEY)
+    if isinstance(last, float) and time.monotonic() - last < every:
+        return
+    _, error = poll_service.attempt(lambda: poll_service.poll().touch_host(code, secret))
+    if error is None:
+        st.session_state[TOUCHED_KEY] = time.monotonic()
+
+
+def board(code: str, version: int, secret: str = "") -> None:
     """The projector's live part: status, question, counts. Polls the database every second; when the room moved
     on elsewhere (another host tab), the whole page is drawn again so its buttons and side panel follow."""
+    if secret:
+        _touch(code, secret)
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         show_problem(error)
@@ -314,6 +358,7 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     big = projector.is_on()  # frame() decided it and drew the switch
     if big:
         look.apply_poll_projector_look()
+    st.html(CODE_PROJECTOR_CSS if big else CODE_CSS)
     show_problem(problem)
     show_note()
     state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, secret))
@@ -328,12 +373,12 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
     with side:
         if answer is None:
-            join_panel(link, big, state.voter_count, large=lobby)
+            join_panel(link, big, large=lobby)
         else:  # nobody votes now: the answer takes the join code's place, beside the counts
             with st.container(key="poll-answer"):
-                show_reveal(answer)
+                show_reveal(answer, folded=True)
     with main:
-        st.fragment(board, run_every=BOARD_EVERY_S)(code, state.version)
+        st.fragment(board, run_every=BOARD_EVERY_S)(code, state.version, secret)
     host_tools(code, secret)
 
 
@@ -361,12 +406,16 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
     option = st.session_state.get(key)
     if option is None:
         return
+    if isinstance(option, bool) or not isinstance(option, int):  # a client sent a value that is no option
+        st.session_state[NOTE_KEY] = UNKNOWN_OPTION
+        st.session_state[key] = st.session_state.get(SHOWN_VOTE_PREFIX + key)
+        return
 
     def work() -> None:
         now = poll_service.poll().state(code)
         same_question = now.phase is Phase.VOTING and now.question_index == question_index
         poll_service.poll().vote(code, voter, question_index, now.round_number if same_question else round_number,
-                                 int(option))
+                                 option)
 
     _call(work)
     if st.session_state.get(NOTE_KEY):
@@ -374,17 +423,23 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
 
 
 def phone(code: str, voter: str) -> None:
-    """A student's live part: the question and the options, the vote, and the reveal when it comes."""
+    """A student's phone: the question and the options, the vote, and the reveal when it comes.
+
+    A fragment without a timer: a tap reruns it alone; watch() reruns the page when the room changed."""
+    st.session_state[DRAWN_KEY] = time.monotonic()
     if st.session_state.get(JOINED_KEY) != code:
         _, error = poll_service.attempt(lambda: poll_service.poll().join(code, voter))
         if error is not None:
+            st.session_state[STAMP_KEY] = None  # watch() tries again
             show_problem(error)
             return
         st.session_state[JOINED_KEY] = code
     view, error = poll_service.attempt(lambda: poll_service.poll().phone_view(code, voter))
     if error is not None:
+        st.session_state[STAMP_KEY] = None
         show_problem(error)
         return
+    st.session_state[STAMP_KEY] = view.stamp
     state = view.state
     st.caption(f"Room {state.code}" + ("" if state.question_index is None else
                                         " · " + poll_words.question_line(state.question_index, state.question_count))
@@ -401,6 +456,8 @@ def phone(code: str, voter: str) -> None:
         show_question(question)
     key = f"{VOTE_PREFIX}{state.question_index}.{state.round_number}"
     held = st.session_state.get(SHOWN_VOTE_PREFIX + key)
+    if st.session_state.get(key) not in (None, *range(question.option_count)):  # a value no option has
+        st.session_state[key] = view.my_vote
     if key not in st.session_state or (view.my_vote != held and st.session_state[key] == held):
         # From the database only when the radio is new (a reload, a new round) or the vote changed elsewhere
         # (another tab) while the radio still shows the old one. Never on every timed run: a tap arriving
@@ -426,7 +483,24 @@ def phone(code: str, voter: str) -> None:
         show_reveal(question)
 
 
+def watch(code: str, voter: str) -> None:
+    """An idle phone's poll: one cheap stamp (two indexed reads) and nothing drawn while nothing changed. When
+    the room moved on, or this voter voted in another tab, the page is drawn again; storage trouble is a note."""
+    drawn = st.session_state.get(DRAWN_KEY)
+    if isinstance(drawn, float) and time.monotonic() - drawn < PHONE_EVERY_S / 2:
+        return  # the phone was drawn in this very run (a full run draws both): nothing to check yet
+    stamp, error = poll_service.attempt(lambda: poll_service.poll().phone_stamp(code, voter))
+    if isinstance(error, StorageError):
+        st.session_state[STAMP_KEY] = None  # draw the phone again once the database is back
+        show_problem(error)
+        return
+    if error is not None or stamp != st.session_state.get(STAMP_KEY):
+        st.rerun(scope="app")
+
+
 def student_face(code: str, problem: str = "") -> None:
     show_problem(problem)
+    voter = poll_service.voter_id()
     with st.container(key="poll-phone"):
-        st.fragment(phone, run_every=PHONE_EVERY_S)(code, poll_service.voter_id())
+        st.fragment(phone)(code, voter)
+    st.fragment(watch, run_every=PHONE_EVERY_S)(code, voter)

@@ -77,7 +77,9 @@ def incoming_choice() -> tuple[TrainChoice, list[str], bool]:
 
 
 def _experiment_changed() -> None:
-    _set_widgets(preset_choice(st.session_state["train.exp"]))
+    experiment = st.session_state.get("train.exp")
+    if experiment in PRESETS:  # None when the selected option is pressed again (or a client sent no option)
+        _set_widgets(preset_choice(experiment))
 
 
 def controls(choice: TrainChoice, folded: bool = False) -> TrainChoice:

@@ -157,3 +157,68 @@ def test_host_board_and_phone_have_no_axe_violations(browser, poll_server):
     combined = Audit(None, [])
     combined.found = found
     combined.assert_clean()
+
+
+OVERFLOW_JS = """() => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    const scroller = document.scrollingElement;
+    return Math.max(main.scrollHeight - main.clientHeight, scroller.scrollHeight - scroller.clientHeight);
+}"""
+FONT_PX_JS = "(selector) => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)"
+CODE_P = '.st-key-poll-code p'
+SHOTS = os.environ.get("ATTN_POLL_SHOTS", "")  # a folder: save a screenshot of every phase there to look at
+
+
+@pytest.mark.xfail(strict=True, reason="not finished: the voting board (question, three bars, caption, tools row) "
+                   "is 66 px taller than 1280x720 in projector mode (measured 2026-12-01); the lobby fits")
+def test_every_phase_of_the_board_fits_1280x720_and_the_code_is_big(browser, poll_server):
+    """Lobby, voting, two rounds side by side, revealed: nothing below the fold at 1280x720 in projector mode
+    (no scrolling); the room code at least as large on the projector as off it; the join form's label
+    ordinary; one student count, the board's."""
+    server, poll = poll_server
+    room = poll.create_room([("causal-why", 3), ("code-order", 4)])
+    host_query = f"room={room.code}&host={room.host_secret}"
+    context = harness.new_context(browser, 1280, 720)
+    plain, _ = open_page(context, server, host_query)
+    code_px = plain.evaluate(FONT_PX_JS, CODE_P)
+    plain.close()
+    host, _ = open_page(context, server, host_query + "&mode=projector")
+    projector_px = host.evaluate(FONT_PX_JS, CODE_P)
+    assert projector_px >= code_px >= 30, (code_px, projector_px)
+    poll.join(room.code, "first student")
+    wait_until(host, lambda p: p.get_by_text("1 student in the room").count(), ARRIVE_S, "the join on the board")
+    assert host.get_by_text(re.compile(r"\d+ students? in")).count() == 1, "one student count on the page"
+
+    def phase(name: str, check_text: str) -> None:
+        wait_until(host, lambda p: p.get_by_text(check_text).count(), ARRIVE_S + 2, f"the {name} phase")
+        harness.wait_for_app(host)
+        if SHOTS:
+            host.screenshot(path=f"{SHOTS}/poll-{name}-1280x720.png")
+        overflow = host.evaluate(OVERFLOW_JS)
+        assert overflow <= 1, f"{name}: {overflow} px below the fold at 1280x720"
+
+    phase("lobby", "Waiting to start")
+    poll.next_question(room.code, room.host_secret)
+    for n in range(5):
+        poll.vote(room.code, f"student {n}", 0, 1, n % 3)
+    phase("voting", f"{poll_words.round_name(1)} · open")
+    poll.close_round(room.code, room.host_secret)
+    poll.open_revote(room.code, room.host_secret)
+    for n in range(5):
+        poll.vote(room.code, f"student {n}", 0, 2, 1)
+    phase("two-rounds", f"{poll_words.round_name(2)} · open")
+    assert host.locator('[class*="st-key-poll-round-"]').count() == 2
+    poll.close_round(room.code, room.host_secret)
+    poll.reveal(room.code, room.host_secret)
+    phase("revealed", "The answer")
+    context.close()
+
+    phone_context = harness.new_context(browser, 390, 844)
+    form, _ = open_page(phone_context, server, "")
+    label_px = form.evaluate(FONT_PX_JS, '.st-key-poll-typed label p')
+    assert label_px <= 18, f"the join form's label is ordinary text, not the room code's style: {label_px} px"
+    if SHOTS:
+        form.screenshot(path=f"{SHOTS}/poll-open-390x844.png")
+        phone, _ = open_page(phone_context, server, f"room={room.code}")
+        phone.screenshot(path=f"{SHOTS}/poll-phone-revealed-390x844.png", full_page=True)
+    phone_context.close()

@@ -168,7 +168,7 @@ def test_a_vote_for_a_closed_round_is_refused_with_a_sentence(db_url, poll):
 def test_bad_links_give_a_sentence_and_the_open_face(db_url, query, message):
     at = open_page(**query)
     assert any(message in box.value for box in at.error), texts(at)
-    assert at.text_input(key="poll.code") is not None, "the page still offers to join or open a room"
+    assert at.text_input(key="poll.typed") is not None, "the page still offers to join or open a room"
     assert "<b>" not in texts(at)
 
 
@@ -233,3 +233,18 @@ def test_pages_without_a_room_show_no_join_switch(db_url):
     at = AppTest.from_file(APP, default_timeout=30)
     ok(at.run())
     assert not [t for t in at.toggle if t.key == "poll.showjoin.switch"]
+
+
+def test_a_refused_opening_is_said_beside_the_open_button(db_url, poll):
+    for _ in range(poll.limits.opens_per_address):  # this address (AppTest has none: loopback) used its openings
+        poll.create_room([("causal-why", 3)], openers=("address:local",))
+    at = open_page()
+    at.checkbox(key="poll.pick.causal-why").check()
+    ok(at.run())
+    at.button(key="poll.open").click()
+    ok(at.run())
+    assert not at.query_params.get("room"), "no room was opened"
+    top = list(at.main.children.values())  # the page's own elements, in order
+    open_at = next(i for i, node in enumerate(top) if getattr(node, "key", None) == "poll.open")
+    assert "Too many rooms opened" in str(getattr(top[open_at + 1], "value", "")), "the note is under the button"
+    assert not any("Too many rooms" in str(getattr(node, "value", "")) for node in top[:open_at])

@@ -1,0 +1,202 @@
+"""No value a client can send makes a traceback, on any page.
+
+A client can send any widget any value over the websocket, not only what the page's own frontend would send
+(STREAMLIT-NOTES: a radio hands the page the raw string for an unknown option). This test speaks Streamlit's
+own protocol (bench/load_poll.py's ProtocolSession, the protocol bench/load.py speaks) to a real server and
+opens every page, and every face of the Class poll (open, host, student while voting). It reads every widget
+the page drew and sends each one, one at a time, values of every other type, unknown options, empty, huge and
+markup values; then all widgets at once with each value. After every run: no exception element, the run
+finished. At the end: no traceback in the server log, and the page still answers a plain run with its widgets.
+On the Class poll the student then casts a real vote, and the database counts exactly that one.
+
+Streamlit 1.67 alone does not survive a wrong-typed value or malformed JSON: it reads the value with the
+widget's deserializer before any page code runs and keeps it, so every later run of that session raises.
+attn_ui/widgets/untrusted.py reads such a value as no value; the last test sends malformed JSON on its own.
+
+Runs on SQLite, and on PostgreSQL when ATTN_TEST_DATABASE_URL is set (REQUIRE_POSTGRES=1: must be). Bounded:
+one server per database, a fixed list of values, a time limit per run; about 2 to 3 minutes on this machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import sys
+import uuid
+from pathlib import Path
+
+import harness
+import pytest
+from sqlalchemy import create_engine, text
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+sys.path.insert(0, str(REPO_ROOT))
+
+import load  # noqa: E402  (bench/load.py: ws_url, SUCCESS)
+from load_poll import ProtocolSession  # noqa: E402
+
+from attn_poll import Poll, open_store  # noqa: E402
+
+HUGE = "x" * 50_000
+MARKUP = "**bold** <b>tag</b> <script>alert(1)</script> [link](javascript:alert(1)) $x^2$ :red[red] {{x}} %s"
+BAD_JSON = "{not json"
+STRINGS = ("", "Z. not an option", "<script>x</script>", MARKUP, HUGE, "\x00\ufffd\U0001f600")
+# (field, value): every kind a WidgetState can carry, with values out of every range.
+VALUES: tuple[tuple[str, object], ...] = (
+    *(("string_value", v) for v in STRINGS),
+    ("int_value", -(2**62)), ("int_value", 2**62), ("int_value", 0),
+    ("double_value", math.nan), ("double_value", math.inf), ("double_value", -1e308),
+    ("bool_value", True), ("trigger_value", True),
+    ("string_array_value", ["", "nope", MARKUP, HUGE]), ("string_array_value", []),
+    ("int_array_value", [-1, 10**9, 2**62]), ("double_array_value", [math.nan, 1e308]),
+    ("json_value", BAD_JSON), ("json_value", '{"selection": {"points": [{"x": 1e9, "y": "<b>"}]}}'),
+    ("json_value", "[]"), ("bytes_value", b"\x00\xff"),
+)
+PER_WIDGET = (("string_value", "Z. not an option"), ("string_value", ""), ("string_value", MARKUP),
+              ("int_value", 2**62), ("double_value", math.nan), ("string_array_value", ["nope"]),
+              ("json_value", BAD_JSON), ("bool_value", True))
+PAGES = sorted(p.stem.split("_", 1)[1] for p in (REPO_ROOT / "pages").glob("*.py"))  # the names Streamlit serves
+RUN_TIMEOUT_S = 60
+TOTAL_TIMEOUT_S = 420  # the whole fuzz of one database, whatever happens
+
+
+def state(widget_id: str, field: str, value) -> WidgetState:
+    widget = WidgetState(id=widget_id)
+    if field in ("string_array_value", "int_array_value", "double_array_value"):
+        getattr(widget, field).data.extend(value)
+    else:
+        setattr(widget, field, value)
+    return widget
+
+
+@pytest.fixture(params=("sqlite", "postgresql"))
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'poll.sqlite3'}"
+        return
+    url = os.environ.get("ATTN_TEST_DATABASE_URL", "").strip()
+    if not url:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail("REQUIRE_POSTGRES=1 but ATTN_TEST_DATABASE_URL is not set", pytrace=False)
+        pytest.skip("ATTN_TEST_DATABASE_URL is not set (`bash scripts/test_postgres.sh` prints one)")
+    # The app reads the public schema of this database; empty the poll's tables first and after.
+    yield url
+    drop_poll_tables(url)
+
+
+def drop_poll_tables(url: str) -> None:
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        for table in ("poll_votes", "poll_voters", "poll_questions", "poll_openers", "poll_rooms", "poll_meta"):
+            connection.execute(text(f"DROP TABLE IF EXISTS {table} CASCADE"))  # our own fixed names
+    engine.dispose()
+
+
+async def fuzz_face(url: str, query: str, page: str, problems: list[str]) -> ProtocolSession:
+    """Every widget of one page or face, every value; returns the session (still open) for the last checks."""
+    session = ProtocolSession(url, query=query, page_name=page)
+    await session.__aenter__()
+    where = f"{page or 'Lab'}?{query}"
+
+    async def check(widget_states, what: str) -> dict:
+        try:
+            drawn = await session.run(widget_states, timeout=RUN_TIMEOUT_S)
+        except TimeoutError:
+            problems.append(f"{where}: {what}: no answer within {RUN_TIMEOUT_S} s")
+            return {}
+        problems.extend(f"{where}: {what}: {e[:300]}" for e in drawn.exceptions)
+        if drawn.statuses[-1] not in load.SUCCESS:
+            problems.append(f"{where}: {what}: the run ended with status {drawn.statuses[-1]}")
+        return drawn.widgets()
+
+    widgets = await check((), "first run")
+    if not widgets:
+        problems.append(f"{where}: no widget drawn")
+    seen = dict(widgets)
+    for widget_id, (kind, _element, _fragment) in list(seen.items()):
+        for field, value in PER_WIDGET:
+            await check([state(widget_id, field, value)], f"{kind} <- {field} {str(value)[:30]!r}")
+    for field, value in VALUES:  # every widget at once, so one value can meet another
+        ids = list(seen)
+        now = await check([state(i, field, value) for i in ids], f"all widgets <- {field} {str(value)[:30]!r}")
+        seen.update(now)
+    return session
+
+
+def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
+    env_url = database_url
+    if env_url.startswith("postgresql"):
+        drop_poll_tables(env_url)
+    poll = Poll(open_store(env_url))
+    host_room = poll.create_room([("causal-why", 3), ("code-order", 4)])
+    vote_room = poll.create_room([("causal-why", 3)])
+    poll.next_question(vote_room.code, vote_room.host_secret)
+    os.environ["ATTN_LAB_DATABASE_URL"] = env_url  # the server inherits it
+    try:
+        server = harness.start_server("app.py", cwd=REPO_ROOT)
+    finally:
+        os.environ.pop("ATTN_LAB_DATABASE_URL")
+    problems: list[str] = []
+    voter = uuid.uuid4().hex  # the URL voter token of a client without the XSRF cookie
+    faces = [("", ""), *((page, "") for page in PAGES),
+             ("Class_poll", f"room={host_room.code}&host={host_room.host_secret}"),
+             ("Class_poll", f"room={vote_room.code}&v={voter}")]
+
+    async def main() -> None:
+        url = load.ws_url(server)
+        for page, query in faces:
+            session = await fuzz_face(url, query, page, problems)
+            try:
+                # A fuzzed button may have moved the session to another page (the Lab link, say): come back to
+                # this one as a browser does, in the same session, and check it still works.
+                session.page_hash, session.page_name, session.query = "", page, query
+                after = await session.run((), timeout=RUN_TIMEOUT_S)
+                if after.exceptions or not after.widgets():
+                    problems.append(f"{page}?{query}: no valid page afterwards: {after.exceptions[:1]}")
+                    continue
+                if query.startswith(f"room={vote_room.code}"):  # a real vote still counts, once
+                    radios = [(i, e) for i, (k, e, _) in after.widgets().items() if k == "radio"]
+                    assert radios, "the student's vote is still offered"
+                    radio_id, radio = radios[0]
+                    voted = await session.run([state(radio_id, "string_value", radio.options[1])])
+                    assert not voted.exceptions
+            finally:
+                await session.__aexit__(None, None, None)
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), TOTAL_TIMEOUT_S))
+        log = server.log_path.read_text(errors="replace")
+    finally:
+        server.stop()
+    assert not problems, "\n".join(problems[:30])
+    assert "Traceback" not in log and "Error" not in log, log[-3000:]
+    counts = poll.counts(vote_room.code).rounds[0]
+    assert counts == (0, 1, 0), f"the garbage counted no vote, the one real vote counted once: {counts}"
+
+
+def test_malformed_json_is_read_as_no_value_in_its_session_and_no_other(tmp_path):
+    os.environ["ATTN_LAB_DATABASE_URL"] = f"sqlite:///{tmp_path / 'poll.sqlite3'}"
+    try:
+        server = harness.start_server("app.py", cwd=REPO_ROOT)
+    finally:
+        os.environ.pop("ATTN_LAB_DATABASE_URL")
+
+    async def main() -> tuple[list[str], list[str]]:
+        url = load.ws_url(server)
+        async with ProtocolSession(url) as prankster, ProtocolSession(url) as classmate:
+            widget_id = next(iter((await prankster.run()).widgets()))
+            await prankster.run([state(widget_id, "json_value", BAD_JSON)])
+            broken = (await prankster.run()).exceptions
+            first = await classmate.run()
+            again = await classmate.run([state(next(iter(first.widgets())), "bool_value", True)])
+            return broken, first.exceptions + again.exceptions
+
+    try:
+        broken, other = asyncio.run(asyncio.wait_for(main(), 120))
+    finally:
+        server.stop()
+    assert not broken, f"the sender's own session goes on: {broken}"
+    assert not other, f"another session is untouched: {other}"
