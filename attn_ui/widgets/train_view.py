@@ -214,17 +214,28 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     if result is None:
         if st.session_state.pop("train.stopped", False):
             st.info(words.STOPPED, icon=":material/stop_circle:")
-        status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+        if view is None or view.status != "failed":  # a failed run keeps its message in the status line
+            status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice),
+                                                                           choice.models))
+        if not projector:
+            st.caption(words.page_task(choice, None))  # nothing on screen yet: a prediction to make
     elif trained_here:
         show_result(result, show_masked, projector)
+        _task(choice, result, projector)
     elif choice.is_preset:
         question = words.VERDICT_QUESTIONS[choice.experiment]
         quiz_view.inline_question(question)
-        with predict.answer_fold(question, words.PRESET_FOLD):
+        with predict.answer_fold(question, words.PRESET_FOLD):  # the task asks about the run: it folds with it
             show_result(result, show_masked, projector)
+            _task(choice, result, projector)
     else:
         with st.expander(words.RESULT_FOLD, icon=":material/lightbulb:"):
             show_result(result, show_masked, projector)
+            _task(choice, result, projector)
+
+
+def _task(choice: TrainChoice, result, projector: bool) -> None:
+    """The "Your turn" line about the run on screen (a hall follows the lecturer instead)."""
     if not projector:
         st.caption(words.page_task(choice, result))
 

@@ -69,6 +69,7 @@ def test_the_mask_preset_asks_first_then_shows_both_models_on_one_scale(mask_pag
     assert verdict in texts_in(box)
     outside = [m.value for m in at.markdown if m.value not in {x.value for x in box.markdown}]
     assert verdict not in outside and at.radio(key="quiz.w.train-mask-off-zero").value is None
+    assert words.page_task(preset_choice("mask"), shipped) in texts_in(box), "the task asks about the folded run"
     assert words.PRESET_SHOWN in texts(at)
     assert url(at) == {"exp": "mask"}
     assert at.button(key="train.go").disabled is False and at.button(key="train.stop").disabled is True
