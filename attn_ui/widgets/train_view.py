@@ -197,7 +197,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     run = _watched(choice)
     status = st.empty()
     if run is not None and run.active:
-        _follow(run, status, choice, projector, show_masked)
+        _follow(run, status, choice, projector)
         st.rerun(scope="app")  # the run has ended: the page draws its result, and Stop (drawn for a live run) again
     view = run.view() if run is not None else None
     result, trained_here = None, view is not None and view.status == "done"
@@ -240,7 +240,7 @@ def _task(choice: TrainChoice, result, projector: bool) -> None:
         st.caption(words.page_task(choice, result))
 
 
-def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_masked: bool) -> None:
+def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
     """Redraw the live run until it ends. Every pass writes the status line: a page rerun (a click elsewhere,
     or Stop) takes effect at the next element written, so it never waits longer than one pass. A preset that
     waits for a slot shows its shipped curves meanwhile, so a class pressing Train sees curves at once."""
@@ -261,7 +261,7 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_mas
             ahead, wait = run_board().ahead_of(run)
             status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
             if choice.is_preset and not shipped_shown:  # drawn as the finished chart draws it
-                groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped(), show_masked)
+                groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped())
                 spec = charts.curves_spec(groups, shipped_levels, choice.steps, style, title)
                 chart.plotly_chart(ReadyFigure(spec), key="train.live.shipped", config=layout.still_config(),
                                    alt=words.chart_alt(words.PRESET_SHOWN, groups, shipped_levels))
@@ -290,10 +290,10 @@ def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style,
 # --- results ---------------------------------------------------------------------------------------------------
 
 
-def curves_chart(result, show_masked: bool, projector: bool, name: str, overlapping=None) -> None:
+def curves_chart(result, projector: bool, name: str, overlapping=None) -> None:
     """A finished run's loss chart with its text alternative; right under it, which of the `overlapping` curves
     lie on top of each other (if any), then every curve in words."""
-    groups, levels, title = words.result_chart(result, show_masked)
+    groups, levels, title = words.result_chart(result)
     style = layout.CHART_PROJECTOR if projector else layout.CHART
     spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
     st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
@@ -323,7 +323,7 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
         groups = words.result_chart(result)[0]
-        curves_chart(result, show_masked, projector, "mask", overlapping=words.labelled_curves(groups))
+        curves_chart(result, projector, "mask", overlapping=words.labelled_curves(groups))
     with right.container(key="train-story"):
         if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
             st.markdown(words.mask_verdict_short(result))
@@ -338,7 +338,7 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
 def show_heads(result, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart(result, True, projector, "heads")
+        curves_chart(result, projector, "heads")
     with right.container(key="train-story"):
         st.markdown(words.heads_verdict(result))
     st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
@@ -376,7 +376,7 @@ def show_heads(result, projector: bool) -> None:
 def show_dropout(result, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart(result, True, projector, "dropout")
+        curves_chart(result, projector, "dropout")
     with right:
         st.subheader(words.DROPOUT_HEADING, anchor=False)
         style = layout.CHART_PROJECTOR if projector else layout.CHART

@@ -199,8 +199,8 @@ def live_chart(choice, stages) -> tuple[list, str | None, int]:
     return [("", stages[-1][1])], None, 1
 
 
-def result_chart(result, show_masked: bool = True) -> tuple[list, tuple[tuple[str, float], ...], str | None]:
-    """(groups, levels, title) of a finished run's loss chart: the model on view, or every dropout p."""
+def result_chart(result) -> tuple[list, tuple[tuple[str, float], ...], str | None]:
+    """(groups, levels, title) of a finished run's loss chart: both mask models, the heads model, or every p."""
     if isinstance(result, MaskResult):  # both models on one scale, so the cheating one is in view
         return [(model_name(run), run.curves) for run in result.runs], mask_levels(result), BOTH_MODELS
     if isinstance(result, HeadsResult):

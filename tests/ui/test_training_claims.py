@@ -170,7 +170,7 @@ def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
     seen, result = _live_stages(choice)
     levels = words.levels_of(choice.experiment, known_levels(choice.config))
     assert [trace for trace in levels] == list(words.result_chart(result)[1]), "a level line must be right"
-    finished_groups, _, finished_title = words.result_chart(result, show_masked=True)
+    finished_groups, _, finished_title = words.result_chart(result)
     finished = charts.curves_spec(finished_groups, levels, choice.steps, title=finished_title)
     colour = {trace["name"]: trace["line"]["color"] for trace in finished["data"]}
     drawn_titles = []
