@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import streamlit as st
@@ -24,8 +25,9 @@ PAGES = (
 )
 
 
+@functools.cache  # the files do not change under a running server (no file watcher: .streamlit/config.toml)
 def listed_pages() -> tuple[tuple[str, str, str], ...]:
-    """The pages whose file exists, in reading order."""
+    """The pages whose file exists, in reading order (looked up once per process: the Lab calls it every click)."""
     return tuple(page for page in PAGES if (ROOT / page[0]).is_file())
 
 
