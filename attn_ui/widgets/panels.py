@@ -49,6 +49,19 @@ def _drawn_words(_result: Result, settings: Settings, score_tensor: bool) -> tup
     return kpi_values(_result, score_tensor), empty_row_warning(_result)
 
 
+@st.cache_data(max_entries=500, show_spinner=False, hash_funcs=DRAWN_KEYS)
+def _lesson_specs(_build, name: str, _result: Result, settings: Settings) -> dict | list[dict]:
+    figures = _build(_result)
+    return [figure.to_dict() for figure in figures] if isinstance(figures, list) else figures.to_dict()
+
+
+def drawn(build, result: Result) -> ReadyFigure | list[ReadyFigure]:
+    """`build(result)` (a figure, or a list of them) built once per Settings for every session, and handed to
+    chart() as finished dicts, so a rerun neither builds nor copies it again."""
+    specs = _lesson_specs(build, f"{build.__module__}.{build.__qualname__}", result, result.settings)
+    return [ReadyFigure(spec) for spec in specs] if isinstance(specs, list) else ReadyFigure(specs)
+
+
 def kpi_tiles(result: Result, columns: int = 1, score_tensor: bool = True) -> None:
     """The Lab's KPI tiles, `columns` to a row (one stacked column beside the map in projector mode).
 
