@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import streamlit as st
@@ -25,9 +24,8 @@ PAGES = (
 )
 
 
-@functools.cache  # the files do not change under a running server (no file watcher: .streamlit/config.toml)
 def listed_pages() -> tuple[tuple[str, str, str], ...]:
-    """The pages whose file exists, in reading order (looked up once per process: the Lab calls it every click)."""
+    """The pages whose file exists, in reading order."""
     return tuple(page for page in PAGES if (ROOT / page[0]).is_file())
 
 

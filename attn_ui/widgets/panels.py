@@ -34,22 +34,21 @@ def show_notes(notes: Iterable[str], projector: bool = False) -> None:
 # state.cached_compute), so what is drawn from it can be kept per Settings and shared by every session, like the
 # Result itself: a class clicking through the same few settings builds each map and its words once. The Result
 # is passed with a leading underscore, so the cache keys on the Settings (their repr, as cached_compute does).
-DRAWN_KEYS = {Settings: repr, MapStyle: repr}
 
 
-@st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs=DRAWN_KEYS)
+@st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
 def _drawn_map(_result: Result, settings: Settings, row: int | None, style: MapStyle) -> tuple[dict, str]:
     """The map's figure dict and its text alternative."""
     return maps.attention_map_spec(_result, selected_row=row, style=style), map_summary(_result)
 
 
-@st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs=DRAWN_KEYS)
+@st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
 def _drawn_words(_result: Result, settings: Settings, score_tensor: bool) -> tuple[dict[str, str], str | None]:
     """The KPI tiles' values and the empty-rows warning."""
     return kpi_values(_result, score_tensor), empty_row_warning(_result)
 
 
-@st.cache_data(max_entries=500, show_spinner=False, hash_funcs=DRAWN_KEYS)
+@st.cache_data(max_entries=500, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
 def _lesson_specs(_build, name: str, _result: Result, settings: Settings) -> dict | list[dict]:
     figures = _build(_result)
     return [figure.to_dict() for figure in figures] if isinstance(figures, list) else figures.to_dict()
