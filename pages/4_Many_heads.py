@@ -27,21 +27,21 @@ heads = st.segmented_control("Number of heads h", [1, 2, 3, 4], key="heads.h", r
 causal = st.toggle("Causal mask", key="heads.causal")
 result = state.cached_compute(Settings(causal=causal, heads=heads))
 st.caption(f"d_head = d_model / h = {result.settings.d_model} / {heads} = {result.d_head} columns per head.")
-head_maps = hf.small_multiples(result)
+head_maps = panels.drawn(hf.small_multiples, result)
 for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in order
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
         panels.chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"), place=column)
 
 st.subheader("Where each head's output goes")
 st.markdown(head_words.concat_sentence(result))
-panels.chart(hf.concat_figure(result), config=download_config("concat"))
+panels.chart(panels.drawn(hf.concat_figure, result), config=download_config("concat"))
 worked = state.cached_compute(lessons.WORKED)
 st.markdown(head_words.worked_sentence(worked))
 tables.fitted_table(lessons.concat_table(worked), "heads-concat", number=head_words.digits)
 
 st.subheader("What W_o does")
 st.markdown(head_words.w_o_sentence(result))
-panels.chart(hf.mixing_figure(result), config=download_config("w_o-mixing"))
+panels.chart(panels.drawn(hf.mixing_figure, result), config=download_config("w_o-mixing"))
 
 st.subheader("Same price as one wide head")
 panels.metric_tiles(head_words.cost_metrics(result), columns=4)

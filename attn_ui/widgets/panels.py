@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 import streamlit as st
 
-from attn_core import Result
+from attn_core import Result, Settings
 from attn_ui.figures import maps
 from attn_ui.figures.layout import LAB, MapStyle, download_config, with_min_fonts
 from attn_ui.figures.plotly_fast import ReadyFigure
@@ -30,13 +30,44 @@ def show_notes(notes: Iterable[str], projector: bool = False) -> None:
         st.info("  \n".join(notes), icon=":material/info:")
 
 
+# A Result is a function of its Settings (attn_core is deterministic, and every Result drawn here comes from
+# state.cached_compute), so what is drawn from it can be kept per Settings and shared by every session, like the
+# Result itself: a class clicking through the same few settings builds each map and its words once. The Result
+# is passed with a leading underscore, so the cache keys on the Settings (their repr, as cached_compute does).
+
+
+@st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
+def _drawn_map(_result: Result, settings: Settings, row: int | None, style: MapStyle) -> tuple[dict, str]:
+    """The map's figure dict and its text alternative."""
+    return maps.attention_map_spec(_result, selected_row=row, style=style), map_summary(_result)
+
+
+@st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
+def _drawn_words(_result: Result, settings: Settings, score_tensor: bool) -> tuple[dict[str, str], str | None]:
+    """The KPI tiles' values and the empty-rows warning."""
+    return kpi_values(_result, score_tensor), empty_row_warning(_result)
+
+
+@st.cache_data(max_entries=500, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
+def _lesson_specs(_build, name: str, _result: Result, settings: Settings) -> dict | list[dict]:
+    figures = _build(_result)
+    return [figure.to_dict() for figure in figures] if isinstance(figures, list) else figures.to_dict()
+
+
+def drawn(build, result: Result) -> ReadyFigure | list[ReadyFigure]:
+    """`build(result)` (a figure, or a list of them) built once per Settings for every session, and handed to
+    chart() as finished dicts, so a rerun neither builds nor copies it again."""
+    specs = _lesson_specs(build, f"{build.__module__}.{build.__qualname__}", result, result.settings)
+    return [ReadyFigure(spec) for spec in specs] if isinstance(specs, list) else ReadyFigure(specs)
+
+
 def kpi_tiles(result: Result, columns: int = 1, score_tensor: bool = True) -> None:
     """The Lab's KPI tiles, `columns` to a row (one stacked column beside the map in projector mode).
 
     A lecture scene leaves out the score tensor: its story never needs it, and two columns of seven tiles
     would not fit a 1280x720 projector.
     """
-    metric_tiles(kpi_values(result, score_tensor), columns, helps=KPI_HELP)
+    metric_tiles(_drawn_words(result, result.settings, score_tensor)[0], columns, helps=KPI_HELP)
 
 
 def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, str] | None = None) -> None:
@@ -78,7 +109,7 @@ def table(data, place=st, digits: int | None = None, **dataframe_options) -> Non
 
 
 def empty_rows_notice(result: Result) -> None:
-    warning = empty_row_warning(result)
+    warning = _drawn_words(result, result.settings, True)[1]
     if warning:
         st.warning(warning, icon=":material/warning:")
 
@@ -97,10 +128,10 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
 def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and, unless `sentence` is
     False (a projected scene, whose answer already says it), the sentence that explains that row."""
-    spec = maps.attention_map_spec(result, selected_row=row, style=style)
+    spec, summary = _drawn_map(result, result.settings, row, style)
     st.plotly_chart(
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
-        config=download_config(map_file_name(result.settings)), alt=map_summary(result),
+        config=download_config(map_file_name(result.settings)), alt=summary,
     )
     if row is not None:
         if sentence:

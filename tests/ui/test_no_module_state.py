@@ -26,6 +26,11 @@ ALLOWED_CACHES = frozenset({
     # Training Results: a run takes seconds and is a function of its choice and seed, so one finished run
     # serves every session; its key is a TrainChoice, not a Settings, and a worker thread fills it.
     ("attn_ui.widgets.state", "cached_training"),
+    # What is drawn from a Result, keyed like cached_compute by the Settings' repr (a Result is a function of its
+    # Settings): the Lab's map dict and words, and a lesson's figure dicts, built once for every session.
+    ("attn_ui.widgets.panels", "_drawn_map"),
+    ("attn_ui.widgets.panels", "_drawn_words"),
+    ("attn_ui.widgets.panels", "_lesson_specs"),
 })
 # st.cache_resource: shared objects that hold no student's data, one per server on purpose.
 ALLOWED_RESOURCES = frozenset({
