@@ -198,20 +198,18 @@ PROJECTOR_SIZES = (
     # :not(#attn-none) only raises the rule's weight above the padding for a closed sidebar in CSS above
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "padding", "0.6rem 1rem 0.4rem"),
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "max-width", "100%"),
-    # the page switch floats in the bottom right corner: the sidebar that holds it otherwise is hidden, and the
-    # top right holds a scene's Next
-    (".st-key-page-mode", "position", "fixed"),
-    (".st-key-page-mode", "bottom", "0.2rem"),
-    (".st-key-page-mode", "right", "1rem"),
+    # the page's switch (the sidebar that holds it otherwise is hidden) goes in the page's flow, at its end, so it
+    # never sits over content (a fixed corner covered a scene's last map row and the poll board); a scene draws it
+    # under its story instead (projector.page_switch)
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-page-mode)', "order", "9999"),
     (".st-key-page-mode", "width", "auto"),
-    (".st-key-page-mode", "z-index", "1000"),
-    # ... on a plate of the page's own colour, so text scrolling under it never shows through its label
-    (".st-key-page-mode", "background-color", "light-dark(#ffffffee, #0e1117ee)"),
-    (".st-key-page-mode", "padding", "0.15rem 0.6rem"),
-    (".st-key-page-mode", "border-radius", "0.5rem"),
-    # high contrast: the map's words in the theme's text colour, not Plotly's grey
-    (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
-    (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
+    # high contrast: every chart's words in the theme's text colour, not the grey of Streamlit's Plotly theme
+    # (rgb 128, 132, 149: 3.7:1 on white) or of a reference level's name (#8c8c8c: 3.4:1); at least 4.5:1 for the
+    # back row (tests/browser/test_fit_browser.py reads every SVG text's fill, which axe does not)
+    (f"{MAIN} .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
+    (f"{MAIN} .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
+    (f'{MAIN} .js-plotly-plot text:is([style*="fill: rgb(128, 132, 149)"], [style*="fill: rgb(140, 140, 140)"])',
+     "fill", "currentColor"),
 )
 
 

@@ -16,12 +16,13 @@ from attn_ui.widgets.nav import ROOT, listed_pages, sidebar_nav
 from attn_ui.words.export import lab_query
 
 
-def lesson_page(title: str, question: str, minutes: int) -> None:
-    """Page set-up and heading: the title, the question the page answers, how long it takes to read."""
+def lesson_page(title: str, question: str, minutes: int, switch: bool = True) -> None:
+    """Page set-up and heading: the title, the question the page answers, how long it takes to read. `switch=False`:
+    the page draws its projector switch itself (projector.page_switch), where it has room."""
     st.set_page_config(page_title=f"{title} · Attention Lab", page_icon=":material/school:", layout="wide")
     apply_look()
     sidebar_nav()
-    projector.page_mode()  # one switch for the whole app: its CSS on every page, its switch in the sidebar
+    projector.page_mode(switch)  # one switch for the whole app: its CSS on every page, its switch in the sidebar
     st.title(title)
     st.caption(f"{question} · about {minutes} minutes")
     join_switch()  # only once this browser has opened a class poll room: its join code, for any page

@@ -192,7 +192,7 @@ per cell, and True means **blocked**; the causal mask and the padding mask are j
 
 PAD_ROWS = """
 **PAD rows still look around.** Blocking is about columns. A PAD's own *row* (its query) still spreads its
-weight over the real words, as you can see in the map. That is harmless: nothing ever reads a PAD's output,
+weight over the real words it may see. That is harmless: nothing ever reads a PAD's output,
 and the loss skips PAD positions. The mask only has to keep real words from looking *at* PAD.
 """
 
@@ -241,6 +241,8 @@ def mask_counts_caption(result: Result) -> str:
 
 def pad_rows_caption(result: Result, rows: dict[int, np.ndarray]) -> str:
     if not rows:
+        if result.settings.padded:  # every PAD row is empty: no real word it may see
+            return "No PAD row here has a real word it may see: each is an empty row (below)."
         return "Tap a word to make it PAD, then look at its row in the map."
     parts = []
     for row, weights in rows.items():
@@ -278,7 +280,11 @@ def empty_row_caption(result: Result, naive: np.ndarray | None) -> str:
     word = md_escape(result.labels[row])
     shown = ", ".join("NaN" if np.isnan(v) else f"{v:.2f}" for v in naive)
     app = ", ".join(f"{v:.0f}" for v in result.weights[result.view_index, row])
-    return f"Row {row + 1} (**{word}**): a plain softmax gives [{shown}]; the app gives [{app}]."
+    one = f"Row {row + 1} (**{word}**): a plain softmax gives [{shown}]; the app gives [{app}]."
+    if len(result.empty_rows) == 1:
+        return one
+    rows = ", ".join(str(r + 1) for r in result.empty_rows)
+    return f"{len(result.empty_rows)} rows are empty (rows {rows}), each the same way. {one}"
 
 
 # --- page 3: dropout ------------------------------------------------------------------------------
@@ -311,7 +317,7 @@ DROP_FAILURES = """
 
 DROP_TASK = (
     "The Lab below has p = 0.5 and the rescale switched off. Read **Row sums**, press **Re-roll** a few times, "
-    "then switch the rescale back on under **More**. What happens to the row sums?"
+    "then switch **Rescale survivors** back on (under the dropout slider). What happens to the row sums?"
 )
 
 

@@ -13,11 +13,10 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from attn_ui.quiz.bank import BY_ID
 from tests.apptest_helpers import APP, checked
-
-from streamlit.testing.v1 import AppTest
 
 
 @dataclass(frozen=True)
