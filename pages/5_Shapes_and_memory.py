@@ -26,7 +26,8 @@ st.markdown("Real code never loops over heads. It projects once to the full widt
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
 quiz_view.inline_question("shapes-double-context")  # asked before the shapes, whose scores hold T twice
-batch = st.slider("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)", 1, 64, key="shapes.batch")
+batch = st.slider("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)", 1, 64,
+                  key="shapes.batch")
 tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 

@@ -81,8 +81,13 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 [class*="-dropout-row"] .stButton { min-width: 7.5rem; }
 /* The element holding our script (TOUCH_JS below) takes no room: a projector page must still fit 720 px */
 [data-testid="stElementContainer"]:has(#attn-touch) { display: none !important; }
-/* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped */
-@media (hover: none) { .js-plotly-plot .hoverlayer { display: none !important; } }
+/* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped; and the toolbars
+   that a hover would show and hide (Plotly's camera and full screen, a table's search and download) stay up after
+   a touch, over a chart's title or the tile above a table: a phone goes without them */
+@media (hover: none) {
+  .js-plotly-plot .hoverlayer, .js-plotly-plot .modebar-container,
+  [data-testid="stElementToolbar"] { display: none !important; }
+}
 /* A lesson's table (tables.fitted_table): the whole dataframe on a wide screen, narrow static tables on a phone */
 @media (max-width: 640px) {
   [data-testid="stLayoutWrapper"]:has(> [class*="-table-wide"]), [class*="-table-wide"] { display: none !important; }
@@ -113,6 +118,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
   .stApp:not(:has(.attn-projector))
       .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
     order: -1; position: sticky; top: 3.75rem; z-index: 5; background: #fff; background: light-dark(#fff, #0e1117); }
+  /* the sentence that explains the tapped row is pinned to the bottom of the screen while its place (after the
+     controls) is further down, so a tap's explanation is in view without scrolling */
+  .stApp:not(:has(.attn-projector)) .st-key-lab-panel .st-key-map-row {
+    position: sticky; bottom: 0; z-index: 4; padding: 0.3rem 0 0.2rem;
+    background: #fff; background: light-dark(#fff, #0e1117); border-top: 1px solid #d0d4dc; }
 }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {

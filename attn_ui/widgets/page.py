@@ -87,3 +87,16 @@ def back_to_lesson() -> None:
     with st.container(horizontal=True, key="lab-lesson-links", gap="medium"):
         st.page_link(script, label=f"Back to the lesson: {label}", icon=":material/arrow_back:")
         _next_link(script)
+
+
+def newcomer_line() -> None:
+    """On the Lab, for someone who arrives there first: one line saying where to start, and a link to lesson 1.
+    Not when a lesson's Try-it opened the Lab (the way back is shown instead), nor on the projector."""
+    lessons = _lessons()
+    if "1" not in lessons or st.query_params.get(LESSON_VIEW_KEY) or projector.is_on() \
+            or projector.url_mode() == projector.PROJECTOR:
+        return
+    script, label = lessons["1"]
+    with st.container(horizontal=True, key="lab-newcomer", gap="small", vertical_alignment="center"):
+        st.markdown("New here? Each lesson takes about five minutes and sends you back here to try it.")
+        st.page_link(script, label=f"Start with lesson 1: {label}", icon=":material/school:")

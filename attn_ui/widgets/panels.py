@@ -107,11 +107,12 @@ def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sent
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
         config=download_config(map_file_name(result.settings)), alt=map_summary(result),
     )
-    if row is not None:
-        if sentence:
-            st.markdown(row_sentence(result, row))
-    else:
-        st.caption("Click a cell to explain its row.")
+    with st.container(key="map-row"):  # on a phone it stays in view under the pinned map (look.py)
+        if row is not None:
+            if sentence:
+                st.markdown(row_sentence(result, row))
+        else:
+            st.caption("Click a cell to explain its row.")
     weights_table_expander(result)
 
 
