@@ -88,7 +88,7 @@ def mixing_figure(result: Result) -> go.Figure:
         layout[f"xaxis{suffix}"] = {"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,
                                     "ticktext": [str(c + 1) for c in range(width)],
                                     "anchor": f"y{suffix}",
-                                    "title": {"text": "output column (a cell: that head's share, in %)" if index else ""}}
+                                    "title": {"text": "output column (a cell: the head's share, %)" if index else ""}}
         layout[f"yaxis{suffix}"] = {"domain": [bottom, top], "autorange": "reversed", "fixedrange": True,
                                     "anchor": f"x{suffix}"}
         layout["annotations"].append({"text": title, "x": 0.5, "xref": "paper", "y": top, "yref": "paper",
