@@ -36,8 +36,9 @@ with story.container(key="scene-story"):
     else:
         st.caption("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer.")
     view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number)}
-    lab_button(scene.settings, "Open in the Lab", **view)
-    projector.page_switch()  # under the story, which is shorter than the board: it covers nothing
+    with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
+        lab_button(scene.settings, "Open in the Lab", **view)
+        projector.page_switch()  # beside the Lab link, under the story: it covers nothing and takes no line of its own
 with board.container(key="scene-panel"):
     if revealed:
         scene_board.draw(scene, result)

@@ -154,9 +154,11 @@ PROJECTOR_HIDDEN = (
     (f'{LAB_OR_SCENE} [data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"])',
      "expanders of the Lab (More, the map as a table)"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-share)', "the share row (CSV, link)"),
-    (f'{PANELS} > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
+    (f'{PANELS} [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
      '[data-testid="stCaptionContainer"])', "the hint under the map (the legend is drawn as a row of chips)"),
     (f'{PANELS} > [data-testid="stElementContainer"]:has([data-testid="stAlert"])', "notes under the map"),
+    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSliderTickBar"]',
+     "the Lab's dropout slider's end labels: the room for its value above the thumb, clear of its label"),
     (".st-key-lab-rescale", "the rescale switch: its trap has a scene of its own, and the Lab must fit 720 px"),
 )
 
@@ -189,6 +191,9 @@ PROJECTOR_SIZES = (
     # the value rides above the thumb: at BODY size it reached 18 px up into the slider's label; room for it where
     # the page scrolls anyway (the Lab and the scenes fit 720 px to the pixel, and their sliders' labels are short)
     (f'{OTHER_PAGES} [data-testid="stSlider"] > [role="group"]', "padding-top", "1.5rem"),
+    # the Lab's dropout slider too: its controls column has the room (the map's column sets the Lab's height)
+    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSlider"] > [role="group"]', "padding-top",
+     "1.5rem"),
     ('[data-testid="stSliderTickBar"]', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),

@@ -58,10 +58,10 @@ def test_back_on_the_scenes_retraces_exactly_the_steps_shown(server, page):
     harness.wait_for_app(page, timeout_ms=60_000, initial_wait_ms=0)
     states = [scene_shown(page)]
     for _ in range(4):
-        page.get_by_role("button", name="Next", exact=True).click()
+        page.locator(".st-key-scenes-next button").first.click()
         harness.wait_for_app(page)
         states.append(scene_shown(page))
-    page.get_by_role("button", name="Back", exact=True).click()
+    page.locator(".st-key-scenes-back button").first.click()
     harness.wait_for_app(page)
     states.append(scene_shown(page))
     assert [(where.split(" of ")[0], revealed) for where, revealed, _ in states] == [
