@@ -136,9 +136,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 
 PANELS = ":is(.st-key-lab-panel, .st-key-scene-panel)"  # the map's column, in the Lab and on a scene
 
-LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel))"  # the big-map pages; lessons keep more
+# the big-map pages (a scene at its question has an empty board, which is not drawn: its story marks it); lessons
+# keep more
+LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story))"
 MAIN = '[data-testid="stMain"]'
-OTHER_PAGES = ".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel)))"  # the pages that scroll
+OTHER_PAGES = ".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story)))"  # they scroll
 BODY = "1.4rem"  # 22.4 px: the smallest text projector mode leaves in the main area
 
 # (selector, what it is): hidden while projector mode is on
