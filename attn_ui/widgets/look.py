@@ -193,9 +193,6 @@ PROJECTOR_SIZES = (
     # the value rides above the thumb: at BODY size it reached 18 px up into the slider's label; room for it where
     # the page scrolls anyway (the Lab and the scenes fit 720 px to the pixel, and their sliders' labels are short)
     (f'{OTHER_PAGES} [data-testid="stSlider"] > [role="group"]', "padding-top", "1.5rem"),
-    # the Lab's dropout slider too: its controls column has the room (the map's column sets the Lab's height)
-    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSlider"] > [role="group"]', "padding-top",
-     "1.5rem"),
     ('[data-testid="stSliderTickBar"]', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
@@ -223,7 +220,6 @@ PROJECTOR_SIZES = (
     # high contrast: every chart's words in the theme's text colour, not the grey of Streamlit's Plotly theme
     # (rgb 128, 132, 149: 3.7:1 on white) or of a reference level's name (#8c8c8c: 3.4:1); at least 4.5:1 for the
     # back row (tests/browser/test_fit_browser.py reads every SVG text's fill, which axe does not)
-    (f"{MAIN} .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
     (f"{MAIN} .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
     (f'{MAIN} .js-plotly-plot text:is([style*="fill: rgb(128, 132, 149)"], [style*="fill: rgb(140, 140, 140)"])',
      "fill", "currentColor"),
