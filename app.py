@@ -7,7 +7,7 @@ from attn_ui.widgets.controls import lab_controls
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.widgets.page import back_to_lesson, lesson_view
+from attn_ui.widgets.page import back_to_lesson, lesson_view, newcomer_line
 from attn_ui.words.scenes import SCENES
 
 st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
@@ -41,5 +41,6 @@ def lab() -> None:
 
 st.title("Attention Lab")
 back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
+newcomer_line()  # otherwise, for a first visit: where to start
 join_switch()  # the class poll's join code, once this browser has opened a room
 lab()

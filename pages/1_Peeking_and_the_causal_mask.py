@@ -57,6 +57,7 @@ left.markdown(mask_words.routes_caption(routes))
 panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
 with predict.answer_fold("pad-zero-trap", "The question's example, worked out"):
     st.markdown(mask_words.worked_example_text(lessons.worked_example()))
+    st.markdown(mask_words.TRAP_LEAK)
 
 st.markdown(mask_words.VALUES_HOW)
 terms = lessons.row_times_values(state.cached_compute(settings), row)

@@ -16,6 +16,7 @@ ADDRESS = PageAddress("pad", Settings(causal=True, padded=(5, 6)), ("causal", "p
                       {"causal": "pad.causal", "padded": "pad.pad"})
 lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
 st.markdown(mask_words.PAD_INTRO)
+quiz_view.inline_question("pad-one-open-cell")  # asked before the map, which shows row 1's one cell
 
 start = ADDRESS.start()
 labels = unique_labels(start.base.tokens)
@@ -48,6 +49,5 @@ st.markdown(mask_words.EMPTY_ROW_HOW)
 empty = result.empty_rows[0] if result.empty_rows else None
 st.markdown(mask_words.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
 st.markdown(mask_words.PAD_FAILURES)
-quiz_view.inline_question("pad-one-open-cell")
 try_it(mask_words.PAD_TASK, Settings(padded=(5, 6)), __file__)
 lesson_end(__file__)

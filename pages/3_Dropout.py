@@ -15,6 +15,7 @@ ADDRESS = PageAddress("drop", Settings(dropout=0.5), ("p", "train", "rescale", "
                       {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")})
 lesson_page("Dropout on attention weights", "What does dropout do to a row of weights, and why rescale?", 5)
 st.markdown(mask_words.DROP_INTRO)
+quiz_view.inline_question("dropout-rescale")  # asked before the tiles, which show the mean row sum
 
 left, right = st.columns([1, 1.3], gap="medium")
 with left:
@@ -32,7 +33,6 @@ left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
 panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=layout.still_config(), place=right)
 st.markdown(mask_words.INFERENCE_HOW)
 
-quiz_view.inline_question("dropout-rescale")
 with predict.answer_fold("dropout-rescale", "Why the rescale matters: row sums over many re-rolls"):
     st.markdown(mask_words.ROLLS_HOW)
     rolls = lessons.dropout_rolls(settings)

@@ -32,6 +32,7 @@ for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in or
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
         panels.chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"), place=column)
 
+quiz_view.inline_question("heads-start-column")  # asked before the section that answers it
 st.subheader("Where each head's output goes")
 st.markdown(head_words.concat_sentence(result))
 panels.chart(panels.drawn(hf.concat_figure, result), config=download_config("concat"))
@@ -59,9 +60,7 @@ except SettingsError as error:
     st.caption(f"Q is ({len(result.tokens)}, {d_model}): {d_model} columns do not cut into {tried} equal slices. "
                "NumPy:")
     st.code(lessons.reshape_attempt(len(result.tokens), d_model, tried), language=None, wrap_lines=True)
-st.markdown("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), "
-            "and leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
-quiz_view.inline_question("heads-start-column")
+st.markdown(head_words.failures_sentence(d_model % tried == 0))
 try_it("Set 4 heads with the causal mask on, then step *Viewing head* from 1 to 4: the grey triangle is the same in "
        "every head, the weights in the open cells are not.", Settings(causal=True, heads=4), __file__)
 lesson_end(__file__)

@@ -25,14 +25,15 @@ result = state.cached_compute(settings)
 st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
-batch = st.slider("Batch size B (sentences processed together)", 1, 64, key="shapes.batch")
+quiz_view.inline_question("shapes-double-context")  # asked before the shapes, whose scores hold T twice
+batch = st.slider("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)", 1, 64,
+                  key="shapes.batch")
 tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
 st.subheader("The quadratic wall")
-st.markdown("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers.")
-quiz_view.inline_question("shapes-double-context")
 with predict.answer_fold("shapes-double-context", "The memory against T"):
+    st.markdown("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers.")
     st.markdown(f"GPT-2 sizes: h = {lessons.GPT2.heads}, one layer, the batch from the slider above. Slide T and "
                 "read the tiles.")
     length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, key="shapes.t",

@@ -13,7 +13,7 @@ from attn_ui.widgets import panels, projector, scene_board, scene_nav, state, tr
 from attn_ui.widgets.page import lab_button, lesson_page
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
 
-lesson_page("Lecture scenes", "The two lessons as questions for the room, one step at a time", 50)
+lesson_page("Lecture scenes", "The two lessons as questions for the room, one step at a time", 50, switch=False)
 big = projector.is_on()
 number, note = scene_number(projector.url_value("scene"))
 revealed, reveal_note = read_flag(projector.url_value("reveal"), "reveal")
@@ -36,7 +36,9 @@ with story.container(key="scene-story"):
     else:
         st.caption("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer.")
     view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number)}
-    lab_button(scene.settings, "Open in the Lab", **view)
+    with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
+        lab_button(scene.settings, "Open in the Lab", **view)
+        projector.page_switch()  # beside the Lab link, under the story: it covers nothing and takes no line of its own
 with board.container(key="scene-panel"):
     if revealed:
         scene_board.draw(scene, result)

@@ -78,14 +78,17 @@ def mixing_figure(result: Result) -> go.Figure:
             "type": "heatmap", "name": title.split(":")[0], "z": shares.tolist(), "x": list(range(width)),
             "y": [f"head {h + 1}" for h in range(heads)], "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
             "showscale": False, "xgap": 1, "ygap": 1, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}",
-            "texttemplate": "%{z:.0%}" if width * heads <= 48 else "",
+            # whole percents without the sign ("100", not "100%"): twelve columns of them fit a phone's width
+            "text": [[f"{100 * share:.0f}" for share in row] for row in shares.tolist()],
+            "texttemplate": "%{text}" if width * heads <= 48 else "",
             "textfont": {"size": MIN_TEXT, "color": CELL_TEXT},
             "customdata": [[c + 1 for c in range(width)] for _ in range(heads)],
             "hovertemplate": "%{y} → output column %{customdata}: %{z:.1%}<extra></extra>",
         })
         layout[f"xaxis{suffix}"] = {"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,
                                     "ticktext": [str(c + 1) for c in range(width)],
-                                    "anchor": f"y{suffix}", "title": {"text": "output column" if index else ""}}
+                                    "anchor": f"y{suffix}",
+                                    "title": {"text": "output column (a cell: the head's share, %)" if index else ""}}
         layout[f"yaxis{suffix}"] = {"domain": [bottom, top], "autorange": "reversed", "fixedrange": True,
                                     "anchor": f"x{suffix}"}
         layout["annotations"].append({"text": title, "x": 0.5, "xref": "paper", "y": top, "yref": "paper",

@@ -205,7 +205,10 @@ def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: s
     widest = max(label_box(label, tick_font)[0] for label in y_labels)
     tallest = max(w * math.sin(angle) + h * math.cos(angle)
                   for w, h in (label_box(label, tick_font) for label in x_labels))
-    return {**margins, "l": math.ceil(widest + left), "t": math.ceil(tallest + top) + title_room}
+    # a leaning key label reaches right of its column: the last one needs that room, or a phone cuts it off
+    last_reach = label_box(x_labels[-1], tick_font)[0] * math.cos(angle) if angle else 0.0
+    return {**margins, "l": math.ceil(widest + left), "t": math.ceil(tallest + top) + title_room,
+            "r": max(style.margin, math.ceil(last_reach))}
 
 
 def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:

@@ -133,7 +133,7 @@ def routes_table(rows: RouteRows) -> go.Figure:
 def row_times_values(terms: RowTimesValues) -> go.Figure:
     """Top: every key's value vector. Below: weight times value, the future rows exactly 0, and their sum."""
     words = _words(terms.labels)
-    columns = [f"v[{c}]" for c in range(terms.values.shape[1])]
+    columns = [f"v{c + 1}" for c in range(terms.values.shape[1])]  # value components count from 1, like columns
     limit = max(float(np.abs(terms.values).max()), 1e-9)
     stacked = np.vstack([terms.terms, terms.context[None]])  # (T + 1, dh)
     colours = {"zmin": -limit, "zmax": limit, "colorscale": SIGNED_SCALE, "hovertemplate": "%{z:.3f}<extra></extra>",

@@ -224,4 +224,38 @@ NO_LEAK = Question(
 )
 
 
-QUESTIONS: tuple[Question, ...] = (WHY, SHAPE, OPEN_CELLS, MASKED_COUNT, SAME_ROW, NEG_INF, NO_LEAK)  # the page's order
+def _zero_score_percent() -> int:
+    scores = np.array([[0.34, 0.05, 5.0]])  # (1, 3): the blocked score's own value must not matter
+    blocked = np.array([[False, False, True]])
+    weights = maths.apply_route(scores, blocked, "zero_score")  # (1, 3)
+    assert maths.apply_route(scores, blocked, "neg_inf")[0, 2] == 0.0, "a -inf score must get a weight of exactly 0"
+    return pick((0, 29, 50), round(100 * float(weights[0, 2])))
+
+
+ZERO_TRAP = Question(  # page 1's question, so it counts under the causal mask; last here, it keeps its place in
+    # the bank's order (an `answers` link is positional) and its id
+    id="pad-zero-trap",
+    section="causal",
+    prompt="A query row has the scores [0.34, 0.05, blocked]: the third word comes after the query, so it must "
+    "be blocked. Suppose a blocked score were set to **0** instead of −∞. With "
+    "$e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, how much of the row’s weight would "
+    "go to the blocked word?",
+    options=(
+        Option("0%", "0% is what −∞ gives. A score of 0 turns into $e^{0} = 1$ inside the softmax, which is "
+                     "far from nothing."),
+        Option("about 29%"),
+        Option("exactly 50%", "50% would need the blocked word’s $e^{0}$ to match the other two together, but 1 is "
+                              "less than 1.40 + 1.05."),
+    ),
+    answer=1,
+    explanation="A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The sum is "
+    "$e^{0.34} + e^{0.05} + 1 \\approx 3.46$, so the blocked word gets 1 / 3.46 ≈ 0.29 of the weight, against 0.30 "
+    "for the second word and 0.41 for the first. Only −∞ becomes exactly 0 after the exponential, which "
+    "is why blocked scores must be −∞.",
+    lab=LabLink("See the trap in the Lab", {"padded": (5, 6), "route": "zero_score"}),
+    check=_zero_score_percent,
+)
+
+
+QUESTIONS: tuple[Question, ...] = (WHY, SHAPE, OPEN_CELLS, MASKED_COUNT, SAME_ROW, NEG_INF, NO_LEAK,
+                                   ZERO_TRAP)  # the page's order

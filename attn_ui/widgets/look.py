@@ -81,8 +81,13 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 [class*="-dropout-row"] .stButton { min-width: 7.5rem; }
 /* The element holding our script (TOUCH_JS below) takes no room: a projector page must still fit 720 px */
 [data-testid="stElementContainer"]:has(#attn-touch) { display: none !important; }
-/* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped */
-@media (hover: none) { .js-plotly-plot .hoverlayer { display: none !important; } }
+/* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped; and the toolbars
+   that a hover would show and hide (Plotly's camera and full screen, a table's search and download) stay up after
+   a touch, over a chart's title or the tile above a table: a phone goes without them */
+@media (hover: none) {
+  .js-plotly-plot .hoverlayer, .js-plotly-plot .modebar-container,
+  [data-testid="stElementToolbar"] { display: none !important; }
+}
 /* A lesson's table (tables.fitted_table): the whole dataframe on a wide screen, narrow static tables on a phone */
 @media (max-width: 640px) {
   [data-testid="stLayoutWrapper"]:has(> [class*="-table-wide"]), [class*="-table-wide"] { display: none !important; }
@@ -113,6 +118,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
   .stApp:not(:has(.attn-projector))
       .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
     order: -1; position: sticky; top: 3.75rem; z-index: 5; background: #fff; background: light-dark(#fff, #0e1117); }
+  /* the sentence that explains the tapped row is pinned to the bottom of the screen while its place (after the
+     controls) is further down, so a tap's explanation is in view without scrolling */
+  .stApp:not(:has(.attn-projector)) .st-key-lab-panel .st-key-map-row {
+    position: sticky; bottom: 0; z-index: 4; padding: 0.3rem 0 0.2rem;
+    background: #fff; background: light-dark(#fff, #0e1117); border-top: 1px solid #d0d4dc; }
 }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
@@ -126,9 +136,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 
 PANELS = ":is(.st-key-lab-panel, .st-key-scene-panel)"  # the map's column, in the Lab and on a scene
 
-LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel))"  # the big-map pages; lessons keep more
+# the big-map pages (a scene at its question has an empty board, which is not drawn: its story marks it); lessons
+# keep more
+LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story))"
 MAIN = '[data-testid="stMain"]'
-OTHER_PAGES = ".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel)))"  # the pages that scroll
+OTHER_PAGES = ".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story)))"  # they scroll
 BODY = "1.4rem"  # 22.4 px: the smallest text projector mode leaves in the main area
 
 # (selector, what it is): hidden while projector mode is on
@@ -144,9 +156,11 @@ PROJECTOR_HIDDEN = (
     (f'{LAB_OR_SCENE} [data-testid="stLayoutWrapper"]:has(> [data-testid="stExpander"])',
      "expanders of the Lab (More, the map as a table)"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-share)', "the share row (CSV, link)"),
-    (f'{PANELS} > [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
+    (f'{PANELS} [data-testid="stElementContainer"]:has(> [data-testid="stMarkdown"] '
      '[data-testid="stCaptionContainer"])', "the hint under the map (the legend is drawn as a row of chips)"),
     (f'{PANELS} > [data-testid="stElementContainer"]:has([data-testid="stAlert"])', "notes under the map"),
+    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSliderTickBar"]',
+     "the Lab's dropout slider's end labels: the room for its value above the thumb, clear of its label"),
     (".st-key-lab-rescale", "the rescale switch: its trap has a scene of its own, and the Lab must fit 720 px"),
 )
 
@@ -198,20 +212,17 @@ PROJECTOR_SIZES = (
     # :not(#attn-none) only raises the rule's weight above the padding for a closed sidebar in CSS above
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "padding", "0.6rem 1rem 0.4rem"),
     (".stApp:has(.attn-projector) .block-container:not(#attn-none)", "max-width", "100%"),
-    # the page switch floats in the bottom right corner: the sidebar that holds it otherwise is hidden, and the
-    # top right holds a scene's Next
-    (".st-key-page-mode", "position", "fixed"),
-    (".st-key-page-mode", "bottom", "0.2rem"),
-    (".st-key-page-mode", "right", "1rem"),
+    # the page's switch (the sidebar that holds it otherwise is hidden) goes in the page's flow, at its end, so it
+    # never sits over content (a fixed corner covered a scene's last map row and the poll board); a scene draws it
+    # under its story instead (projector.page_switch)
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-page-mode)', "order", "9999"),
     (".st-key-page-mode", "width", "auto"),
-    (".st-key-page-mode", "z-index", "1000"),
-    # ... on a plate of the page's own colour, so text scrolling under it never shows through its label
-    (".st-key-page-mode", "background-color", "light-dark(#ffffffee, #0e1117ee)"),
-    (".st-key-page-mode", "padding", "0.15rem 0.6rem"),
-    (".st-key-page-mode", "border-radius", "0.5rem"),
-    # high contrast: the map's words in the theme's text colour, not Plotly's grey
-    (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill", "currentColor"),
-    (f"{PANELS} :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
+    # high contrast: every chart's words in the theme's text colour, not the grey of Streamlit's Plotly theme
+    # (rgb 128, 132, 149: 3.7:1 on white) or of a reference level's name (#8c8c8c: 3.4:1); at least 4.5:1 for the
+    # back row (tests/browser/test_fit_browser.py reads every SVG text's fill, which axe does not)
+    (f"{MAIN} .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
+    (f'{MAIN} .js-plotly-plot text:is([style*="fill: rgb(128, 132, 149)"], [style*="fill: rgb(140, 140, 140)"])',
+     "fill", "currentColor"),
 )
 
 

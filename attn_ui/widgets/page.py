@@ -16,12 +16,13 @@ from attn_ui.widgets.nav import ROOT, listed_pages, sidebar_nav
 from attn_ui.words.export import lab_query
 
 
-def lesson_page(title: str, question: str, minutes: int) -> None:
-    """Page set-up and heading: the title, the question the page answers, how long it takes to read."""
+def lesson_page(title: str, question: str, minutes: int, switch: bool = True) -> None:
+    """Page set-up and heading: the title, the question the page answers, how long it takes to read. `switch=False`:
+    the page draws its projector switch itself (projector.page_switch), where it has room."""
     st.set_page_config(page_title=f"{title} · Attention Lab", page_icon=":material/school:", layout="wide")
     apply_look()
     sidebar_nav()
-    projector.page_mode()  # one switch for the whole app: its CSS on every page, its switch in the sidebar
+    projector.page_mode(switch)  # one switch for the whole app: its CSS on every page, its switch in the sidebar
     st.title(title)
     st.caption(f"{question} · about {minutes} minutes")
     join_switch()  # only once this browser has opened a class poll room: its join code, for any page
@@ -86,3 +87,16 @@ def back_to_lesson() -> None:
     with st.container(horizontal=True, key="lab-lesson-links", gap="medium"):
         st.page_link(script, label=f"Back to the lesson: {label}", icon=":material/arrow_back:")
         _next_link(script)
+
+
+def newcomer_line() -> None:
+    """On the Lab, for someone who arrives there first: one line saying where to start, and a link to lesson 1.
+    Not when a lesson's Try-it opened the Lab (the way back is shown instead), nor on the projector."""
+    lessons = _lessons()
+    if "1" not in lessons or st.query_params.get(LESSON_VIEW_KEY) or projector.is_on() \
+            or projector.url_mode() == projector.PROJECTOR:
+        return
+    script, label = lessons["1"]
+    with st.container(horizontal=True, key="lab-newcomer", gap="small", vertical_alignment="center"):
+        st.markdown("New here? Each lesson takes about five minutes and sends you back here to try it.")
+        st.page_link(script, label=f"Start with lesson 1: {label}", icon=":material/school:")

@@ -82,15 +82,20 @@ def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, st
             st.metric(label, value, help=(helps or {}).get(label), border=True)
 
 
-def chart(figure, key: str | None = None, config: dict | None = None, place=st, **options) -> None:
+def chart(figure, key: str | None = None, config: dict | None = None, place=st, max_height: int | None = None,
+          **options) -> None:
     """Every lesson chart goes through here: in projector mode its text is raised to 18 px or more first.
 
     `place` is where to draw it (a column; Streamlit's main area by default). The figure's own sizes are kept
-    outside projector mode, so a phone still gets the compact chart.
+    outside projector mode, so a phone still gets the compact chart. Raised text grows the chart; `max_height`
+    (projector mode only) keeps it within the room it has, such as a scene's board on a 720 px screen.
     """
     if projector.is_on():
-        spec = figure.to_dict() if hasattr(figure, "to_dict") else figure
-        figure = ReadyFigure(with_min_fonts(spec))
+        spec = with_min_fonts(figure.to_dict() if hasattr(figure, "to_dict") else figure)
+        height = spec["layout"].get("height")
+        if max_height and isinstance(height, int | float) and height > max_height:
+            spec = {**spec, "layout": {**spec["layout"], "height": max_height}}
+        figure = ReadyFigure(spec)
     place.plotly_chart(figure, key=key, config=config or {}, **options)
 
 
@@ -133,11 +138,12 @@ def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sent
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
         config=download_config(map_file_name(result.settings)), alt=summary,
     )
-    if row is not None:
-        if sentence:
-            st.markdown(row_sentence(result, row))
-    else:
-        st.caption("Click a cell to explain its row.")
+    with st.container(key="map-row"):  # on a phone it stays in view under the pinned map (look.py)
+        if row is not None:
+            if sentence:
+                st.markdown(row_sentence(result, row))
+        else:
+            st.caption("Click a cell to explain its row.")
     weights_table_expander(result)
 
 

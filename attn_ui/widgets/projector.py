@@ -70,21 +70,29 @@ def _write_mode(key: str) -> None:
         del st.query_params["mode"]
 
 
-def page_mode() -> bool:
+def page_mode(switch: bool = True) -> bool:
     """Projector mode for a lesson page, Check yourself and the other pages: its CSS, and a switch.
 
-    The switch sits in the sidebar; in projector mode the sidebar is hidden, so it floats in a corner
-    instead (look.py), in the bottom right corner, where it takes no room from the page.
+    The switch sits in the sidebar; in projector mode the sidebar is hidden, so it goes in the page's flow instead,
+    at the end of the page (look.py), where it never covers content. `switch=False` leaves it to the page, which
+    draws it with `page_switch` where it has room (a scene: under its story).
     """
     on = projector_on(key=PAGE_SWITCH_KEY)
     if on:
         look.apply_projector_look()
+    if switch:
+        page_switch()
+    return on
+
+
+def page_switch() -> None:
+    """The page's projector switch: in the sidebar, or (projector mode, no sidebar) here, in the page's flow."""
+    if is_on():
         with st.container(key="page-mode"):
             projector_switch(PAGE_SWITCH_KEY)
     else:
         with st.sidebar:
             projector_switch(PAGE_SWITCH_KEY)
-    return on
 
 
 SCENES_PAGE = "pages/9_Lecture_scenes.py"

@@ -91,9 +91,12 @@ def score(questions: tuple[Question, ...] = QUESTIONS) -> Tally:
 
 
 def _restore(question: Question) -> None:
+    """Set the widget from our keys unless it holds a new pick (a click, recorded further on). Set again even when
+    it already shows our answer: the value another page's widget of the same key left behind does not reach this
+    page's widget (page 1's question, answered there, came up empty in Check yourself's first section)."""
     key = widget_key(question)
     stored = answers().get(question.id)
-    if question.kind != "order" and key not in st.session_state and stored is not None:
+    if question.kind != "order" and stored is not None and st.session_state.get(key) in (None, stored):
         st.session_state[key] = stored
 
 

@@ -25,55 +25,64 @@ def _row(scene: Scene) -> int | None:
     return None if scene.row is None else scene.row - 1
 
 
-def _map(scene: Scene, result: Result) -> None:
+def _map(scene: Scene, result: Result, style: layout.MapStyle | None = None) -> None:
     big = projector.is_on()
-    panels.attention_panel(result, _row(scene), style=projector.map_style(big, scene=True), sentence=not big)
+    style = style if big and style else projector.map_style(big, scene=True)
+    panels.attention_panel(result, _row(scene), style=style, sentence=not big)
     panels.legend(result)
 
 
 def _cheat(scene: Scene, result: Result) -> None:
     head = mask_lessons.cheating_head(scene.settings.sentence, scene.settings.causal)
     style = layout.SCENE_PROJECTOR if projector.is_on() else layout.LESSON
-    panels.chart(attention_map(head, style=style), key="scene.cheat", config=layout.still_config())
+    panels.chart(attention_map(head, style=style), key="scene.cheat", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _later_word(scene: Scene, result: Result) -> None:
     position, new_word = LATER_WORD
     change = mask_lessons.change_later_word(scene.settings, position, new_word)
-    panels.chart(mask_charts.later_change_table(change), key="scene.later", config=layout.still_config())
+    panels.chart(mask_charts.later_change_table(change), key="scene.later", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _routes(scene: Scene, result: Result) -> None:
     rows = mask_lessons.route_rows(scene.settings, _row(scene))
-    panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=layout.still_config())
+    panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _trap(scene: Scene, result: Result) -> None:
     st.markdown(mask_words.worked_example_text(mask_lessons.worked_example()))
-    _map(scene, result)
+    _map(scene, result, layout.SCENE_UNDER_TEXT)
 
 
 def _rolls(scene: Scene, result: Result) -> None:
     panels.chart(mask_charts.row_sum_rolls(mask_lessons.dropout_rolls(scene.settings)), key="scene.rolls",
-                 config=layout.still_config())
+                 config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _concat(scene: Scene, result: Result) -> None:
-    panels.chart(head_charts.concat_figure(result), key="scene.concat", config=layout.still_config())
+    panels.chart(head_charts.concat_figure(result), key="scene.concat", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _mixing(scene: Scene, result: Result) -> None:
-    panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=layout.still_config())
+    panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _memory(scene: Scene, result: Result) -> None:
     batch, heads, length = MEMORY
-    panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=layout.still_config())
+    panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _values(scene: Scene, result: Result) -> None:
     terms = mask_lessons.row_times_values(result, _row(scene))
-    panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=layout.still_config())
+    panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=layout.still_config(),
+                 max_height=layout.SCENE_BOARD_HEIGHT)
 
 
 def _training(scene: Scene, result: Result) -> None:

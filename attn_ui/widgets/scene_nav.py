@@ -23,11 +23,10 @@ BACK_KEYS = ("Left", "Up")  # besides PageUp on the visible Back
 
 
 def _show(number: int, revealed: bool) -> None:
-    st.query_params["scene"] = str(number)
-    if revealed:
-        st.query_params["reveal"] = "1"
-    elif "reveal" in st.query_params:
-        del st.query_params["reveal"]
+    """Write the step in one message, so one press is one history entry: two writes (scene, then reveal) made two,
+    and the browser's Back then showed a step nobody saw (the next scene with the last one's answer flag)."""
+    kept = {key: st.query_params.get_all(key)[-1] for key in st.query_params if key not in ("scene", "reveal")}
+    st.query_params.from_dict({**kept, "scene": str(number), **({"reveal": "1"} if revealed else {})})
 
 
 def steps(number: int, count: int, revealed: bool) -> tuple[tuple[int, bool] | None, tuple[int, bool] | None]:

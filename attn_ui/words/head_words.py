@@ -88,9 +88,9 @@ def row_steps(row: lessons.RowByHand) -> list[StepTable]:
          "final weight": _round(row.weights)},
     )
     components = range(settings.d_head)
-    values = {"key": keys, **{f"v[{c}]": _round(row.value_vectors[:, c]) for c in components}}
+    values = {"key": keys, **{f"v{c + 1}": _round(row.value_vectors[:, c]) for c in components}}
     weighted = {"key": [*keys, "sum"], "weight": [*_round(row.weights), round(float(row.weights.sum()), DIGITS)],
-                **{f"weight × v[{c}]": [*_round(row.weighted_values[:, c]), round(float(row.output[c]), DIGITS)]
+                **{f"weight × v{c + 1}": [*_round(row.weighted_values[:, c]), round(float(row.output[c]), DIGITS)]
                    for c in components}}
     return [
         scores,
@@ -174,6 +174,13 @@ def cost_sentence(result: Result, model: lessons.ModelSize = lessons.GPT2) -> st
             f"{model.d_model} / {model.heads} = {model.d_head}. One attention layer has {big.parameters:,} weights "
             f"(biases left out) and spends {big.flops / 1e9:.2f} GFLOPs on its products at T = {model.context:,}, "
             "with one head or twelve.")
+
+
+def failures_sentence(divides: bool) -> str:
+    """Page 4's two ways to get heads wrong; the reshape "above" fails only while the count tried does not divide."""
+    reshape = "try one above that does not: the reshape fails" if divides else "the reshape above fails"
+    return (f"**Two ways to get this wrong:** a head count that does not divide d_model ({reshape}), and leaving W_o "
+            "out (the heads then never meet: the lower panel of the W_o chart).")
 
 
 def here_sentence(result: Result) -> str:

@@ -124,14 +124,20 @@ def change_caption(change: LaterWordChange) -> str:
     names = change.setups
     moved = {name: change.earlier_rows_moved(name) for name in names}
     weights_moved = change.earlier_weights_moved(names[3])
+    rows = "no row of weights changed" if weights_moved == 0 else \
+        f"{weights_moved} {'row' if weights_moved == 1 else 'rows'} of weights changed"
     return (
         f"You changed word {change.position} (**{old}** → **{new}**). Of the {earlier} earlier rows: "
         f"with no mask {moved[names[0]]} moved; with −∞ before the softmax {moved[names[1]]} moved. "
         f"Zeroing after the softmax moved {moved[names[2]]}: the kept weights were divided by a sum that "
-        f"included the future word's e^score, so they still depend on it. Setting blocked scores to 0 moved "
-        f"{moved[names[3]]} outputs ({weights_moved} rows of weights): the blocked word still gets weight e⁰ = 1 "
-        "out of the total, and its value flows in with it."
+        f"included the future word's $e^{{\\text{{score}}}}$, so they still depend on it. Setting blocked scores to 0 "
+        f"moved {moved[names[3]]} of the {earlier} outputs, though {rows}: why, the question below asks."
     )
+
+
+# In the answer fold, after the question: why the zero-score route moved outputs in the table above
+TRAP_LEAK = ("That is also why setting blocked scores to 0 moved outputs in the table above: the blocked word keeps "
+             "$e^{0} = 1$ of the softmax's sum, and its value flows into the output with that weight.")
 
 
 def routes_caption(rows: RouteRows) -> str:
@@ -156,10 +162,10 @@ def worked_example_text(example: WorkedExample) -> str:
     w = example.with_neg_inf
     return (
         f"**The lessons' example.** Scores {example.scores[0]:.2f} and {example.scores[1]:.2f}, and a third word "
-        f"that must be blocked. With −∞ its term is e^−∞ = 0 and the weights are {w[0]:.2f}, {w[1]:.2f}, "
-        f"{w[2]:.0f}. If its score is set to 0 instead: e^{example.scores[0]:.2f} ≈ {e1:.2f}, "
-        f"e^{example.scores[1]:.2f} ≈ {e2:.2f}, e⁰ = {e3:.0f}; the sum is {example.total:.2f}, so the "
-        f"blocked word gets {e3:.0f} / {example.total:.2f} ≈ **{example.pad_share:.0%}** of the weight."
+        f"that must be blocked. With −∞ its term is $e^{{-\\infty}} = 0$ and the weights are {w[0]:.2f}, {w[1]:.2f}, "
+        f"{w[2]:.0f}. If its score is set to 0 instead: $e^{{{example.scores[0]:.2f}}} \\approx {e1:.2f}$, "
+        f"$e^{{{example.scores[1]:.2f}}} \\approx {e2:.2f}$, $e^{{0}} = {e3:.0f}$; the sum is {example.total:.2f}, so "
+        f"the blocked word gets {e3:.0f} / {example.total:.2f} ≈ **{example.pad_share:.0%}** of the weight."
     )
 
 
@@ -186,7 +192,7 @@ per cell, and True means **blocked**; the causal mask and the padding mask are j
 
 PAD_ROWS = """
 **PAD rows still look around.** Blocking is about columns. A PAD's own *row* (its query) still spreads its
-weight over the real words, as you can see in the map. That is harmless: nothing ever reads a PAD's output,
+weight over the real words it may see. That is harmless: nothing ever reads a PAD's output,
 and the loss skips PAD positions. The mask only has to keep real words from looking *at* PAD.
 """
 
@@ -235,6 +241,8 @@ def mask_counts_caption(result: Result) -> str:
 
 def pad_rows_caption(result: Result, rows: dict[int, np.ndarray]) -> str:
     if not rows:
+        if result.settings.padded:  # every PAD row is empty: no real word it may see
+            return "No PAD row here has a real word it may see: each is an empty row (below)."
         return "Tap a word to make it PAD, then look at its row in the map."
     parts = []
     for row, weights in rows.items():
@@ -272,7 +280,11 @@ def empty_row_caption(result: Result, naive: np.ndarray | None) -> str:
     word = md_escape(result.labels[row])
     shown = ", ".join("NaN" if np.isnan(v) else f"{v:.2f}" for v in naive)
     app = ", ".join(f"{v:.0f}" for v in result.weights[result.view_index, row])
-    return f"Row {row + 1} (**{word}**): a plain softmax gives [{shown}]; the app gives [{app}]."
+    one = f"Row {row + 1} (**{word}**): a plain softmax gives [{shown}]; the app gives [{app}]."
+    if len(result.empty_rows) == 1:
+        return one
+    rows = ", ".join(str(r + 1) for r in result.empty_rows)
+    return f"{len(result.empty_rows)} rows are empty (rows {rows}), each the same way. {one}"
 
 
 # --- page 3: dropout ------------------------------------------------------------------------------
@@ -305,7 +317,7 @@ DROP_FAILURES = """
 
 DROP_TASK = (
     "The Lab below has p = 0.5 and the rescale switched off. Read **Row sums**, press **Re-roll** a few times, "
-    "then switch the rescale back on under **More**. What happens to the row sums?"
+    "then switch **Rescale survivors** back on (under the dropout slider). What happens to the row sums?"
 )
 
 

@@ -43,3 +43,31 @@ def test_back_and_forward_walk_the_changes_one_by_one(server, page):
     harness.wait_for_app(page)
     page.go_back()  # from the first state: out of the app
     assert page.evaluate("location.href") == "about:blank"
+
+
+def scene_shown(page) -> tuple[str, bool, dict[str, str]]:
+    """The lecture scene on screen: its "Scene n of N", whether its answer is showing, and the address."""
+    where = page.locator(".st-key-scene-where").inner_text().strip()
+    revealed = page.locator(".st-key-scene-panel [data-testid='stElementContainer']").count() > 0
+    query = urlsplit(page.evaluate("location.href")).query
+    return where, revealed, {k: v[-1] for k, v in parse_qs(query).items()}
+
+
+def test_back_on_the_scenes_retraces_exactly_the_steps_shown(server, page):
+    page.goto(server.url + "Lecture_scenes?scene=2")
+    harness.wait_for_app(page, timeout_ms=60_000, initial_wait_ms=0)
+    states = [scene_shown(page)]
+    for _ in range(4):
+        page.locator(".st-key-scenes-next button").first.click()
+        harness.wait_for_app(page)
+        states.append(scene_shown(page))
+    page.locator(".st-key-scenes-back button").first.click()
+    harness.wait_for_app(page)
+    states.append(scene_shown(page))
+    assert [(where.split(" of ")[0], revealed) for where, revealed, _ in states] == [
+        ("Scene 2", False), ("Scene 2", True), ("Scene 3", False), ("Scene 3", True), ("Scene 4", False),
+        ("Scene 3", True)]
+    for expected in reversed(states[:-1]):  # the browser's Back: each step shown, in reverse, and nothing else
+        page.go_back()
+        harness.wait_for_app(page)
+        assert scene_shown(page) == expected

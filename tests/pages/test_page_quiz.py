@@ -130,7 +130,7 @@ def test_right_first_time_scores_every_point():
     assert not any(c.startswith("The score keeps") for c in captions(at))
     assert progress_text(at) == f"3 of {TOTAL} answered · 3 right on the first try"
     overall = next(c for c in captions(at) if c.startswith("Right on the first try:"))
-    assert overall.endswith("Causal mask 0/7 · Padding 0/4 · Dropout 3/3 · Many heads 0/9 · Shapes 0/2 · Code 0/3 · "
+    assert overall.endswith("Causal mask 0/8 · Padding 0/3 · Dropout 3/3 · Many heads 0/9 · Shapes 0/2 · Code 0/3 · "
                             "Train it yourself 0/5")
 
 

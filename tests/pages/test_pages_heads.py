@@ -235,8 +235,8 @@ def check_row(at: AppTest, settings: Settings, query: int, head: int) -> None:
     assert list(tables["3"]["kept?"]) == ["dropped" if d else "yes" if c else "–" for d, c in zip(dropped, carries,
                                                                                                     strict=True)]
     for c in range(settings.d_head):
-        assert tables["4a"][f"v[{c}]"].tolist() == round4(v[:, c])
-        column = tables["4b"][f"weight × v[{c}]"].tolist()
+        assert tables["4a"][f"v{c + 1}"].tolist() == round4(v[:, c])
+        column = tables["4b"][f"weight × v{c + 1}"].tolist()
         assert column[:-1] == round4(result.weights[head, query] * v[:, c])
         assert column[-1] == round(float(result.per_head_context[head, query, c]), 4)  # the sum row is the output
     assert tables["4b"]["weight"].tolist()[-1] == round(float(result.weights[head, query].sum()), 4)
