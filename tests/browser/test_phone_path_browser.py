@@ -99,7 +99,7 @@ def test_chart_labels_stay_apart_and_inside_their_chart(server, phone, path, mar
     phone.locator(".js-plotly-plot", has_text=marker).first.scroll_into_view_if_needed()
     assert phone.evaluate(COLLISIONS, [marker]) == []
     if path.startswith("?s="):
-        ticks = phone.locator(".st-key-lab-panel .xtick text").all_inner_texts()
+        ticks = phone.locator(".st-key-lab-panel .xtick text").all_text_contents()  # SVG text has no innerText
         assert any("sixteen" in t for t in ticks), ticks
 
 
