@@ -193,6 +193,10 @@ PROJECTOR_SIZES = (
     # the value rides above the thumb: at BODY size it reached 18 px up into the slider's label; room for it where
     # the page scrolls anyway (the Lab and the scenes fit 720 px to the pixel, and their sliders' labels are short)
     (f'{OTHER_PAGES} [data-testid="stSlider"] > [role="group"]', "padding-top", "1.5rem"),
+    # the Lab has no such room, but its dropout slider's end labels are hidden (above): its value rides under the
+    # thumb instead, where they were, clear of the label "Dropout p"
+    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSliderThumbValue"]', "top", "1.1rem"),
+    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSliderThumbValue"]', "line-height", "1"),
     ('[data-testid="stSliderTickBar"]', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stMarkdown"] p', "font-size", BODY),
     ('.st-key-scene-story [data-testid="stHeading"] h3', "font-size", "2rem"),
