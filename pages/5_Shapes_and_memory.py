@@ -17,7 +17,7 @@ ADDRESS = PageAddress("shapes", Settings(heads=4), tuple(QUERY_KEYS), carry_lab=
     Extra("ctx", "shapes.t", lambda _s: lessons.GPT2.context,
           lambda raw, _s: read_choice(raw, "ctx", lessons.CONTEXT_LENGTHS)),
 ))  # the Lab's Settings it was opened from are this page's state too: the shapes are theirs
-lesson_page("Shapes and the quadratic wall", "What shape is every tensor, and why does long context cost so much?", 5)
+lesson_page("Shapes and memory", "What shape is every tensor, and why does long context cost so much?", 5)
 start = ADDRESS.start()
 panels.show_notes(start.notes)
 settings = start.base

@@ -15,7 +15,7 @@ PAGES = (
     ("pages/2_Padding_mask.py", "2 · The padding mask", ":material/space_bar:"),
     ("pages/3_Dropout.py", "3 · Dropout on the weights", ":material/casino:"),
     ("pages/4_Many_heads.py", "4 · Many heads", ":material/view_column:"),
-    ("pages/5_Shapes_and_memory.py", "5 · Shapes and the quadratic wall", ":material/memory:"),
+    ("pages/5_Shapes_and_memory.py", "5 · Shapes and memory", ":material/memory:"),
     ("pages/6_One_row_by_hand.py", "6 · One row by hand", ":material/calculate:"),
     ("pages/7_Train_it_yourself.py", "7 · Train it yourself", ":material/model_training:"),
     ("pages/8_Check_yourself.py", "Check yourself", ":material/quiz:"),

@@ -358,7 +358,10 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     big = projector.is_on()  # frame() decided it and drew the switch
     if big:
         look.apply_poll_projector_look()
-    st.html(CODE_PROJECTOR_CSS if big else CODE_CSS)
+    if big:
+        st.html(CODE_PROJECTOR_CSS)
+    else:
+        st.html(CODE_CSS)
     show_problem(problem)
     show_note()
     state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, secret))
