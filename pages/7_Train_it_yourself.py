@@ -8,7 +8,7 @@ opens it large for a lecture hall.
 import streamlit as st
 
 from attn_ui.widgets import panels, projector, train_view
-from attn_ui.widgets.page import lesson_page
+from attn_ui.widgets.page import lesson_end, lesson_page
 from attn_ui.words import training_words as words
 
 lesson_page(words.TITLE, words.QUESTION, 6)
@@ -23,6 +23,5 @@ if not big:
 show_masked = train_view.show_masked_switch(choice, from_link)
 train_view.remember(choice, show_masked, big)
 train_view.buttons(choice)
-train_view.training_panel(choice, show_masked, big)
-if not big:
-    st.caption(words.PAGE_TASKS[choice.experiment])
+train_view.training_panel(choice, show_masked, big)  # and, under the result, the "Your turn" task about it
+lesson_end(__file__)

@@ -86,3 +86,57 @@ def head_scores(params, repeats: RepeatData, config: ModelConfig) -> dict[str, n
     induction = maps[:, rows, :, stretch_queries, after_copy].mean(axis=0)  # (L, h): fancy index puts n first
     duplicate = maps[:, rows, :, stretch_queries, after_copy - 1].mean(axis=0)  # (L, h)
     return {"previous_token": previous, "induction": induction, "duplicate_token": duplicate}
+
+
+# --- what a run's curves did, for the sentences that describe it ------------------------------------------------
+# Each page sentence that says what a curve did ("drops", "stays near chance", "read the next word", "by heart",
+# "narrows the gap") is chosen by one of these, from the run's own numbers, so no run can contradict its words.
+
+NEAR_CHANCE_SHARE = 0.1  # a loss within a tenth of chance of it "stays near chance"
+DROPPED_SHARE = 0.5  # a loss that ends below half of chance has "dropped" (the repeat: chance 3.18, a drop ~0.2)
+READ_AHEAD_MARGIN = 0.1  # nats below the true entropy a one-pass loss must end to show the model read ahead
+GAP_SAME = 0.01  # gaps within this of each other are "about the same"
+GAP_CLOSED = 0.1  # a gap this small or smaller is "closed"
+
+
+def course(losses, chance: float) -> str:
+    """How a loss curve ended against chance: "dropped" (below DROPPED_SHARE of chance), "near chance" (within
+    NEAR_CHANCE_SHARE of it) or "partly" (in between, or above chance by more than that)."""
+    final = float(np.asarray(losses, dtype=float)[-1])
+    if final < DROPPED_SHARE * chance:
+        return "dropped"
+    if abs(final - chance) <= NEAR_CHANCE_SHARE * chance:
+        return "near chance"
+    return "partly"
+
+
+def steepest_fall(steps, losses) -> int | None:
+    """The step that ends the largest fall between two logged points (None on a curve that never falls)."""
+    values = np.asarray(losses, dtype=float)  # (n,)
+    if values.size < 2:
+        return None
+    falls = values[:-1] - values[1:]  # (n-1,)
+    best = int(np.argmax(falls))
+    return int(steps[best + 1]) if falls[best] > 0 else None
+
+
+def read_ahead(train_loss: float, generating_loss: float, entropy: float) -> bool:
+    """Did a model read the word it predicts? Its one-pass loss ends clearly below the true entropy (no model that
+    only sees the past can, on average) while its generating loss, the past alone, stays clearly above that."""
+    return train_loss < entropy - READ_AHEAD_MARGIN and generating_loss > train_loss + READ_AHEAD_MARGIN
+
+
+def by_heart(train_loss: float, entropy: float) -> bool:
+    """A training loss below the true entropy: the model knows its training sentences, not just the grammar."""
+    return train_loss < entropy
+
+
+def gap_change(before: float, after: float) -> str:
+    """How a gap moved from `before` to `after`: "narrows", "widens" or "same" (within GAP_SAME)."""
+    if abs(after - before) <= GAP_SAME:
+        return "same"
+    return "narrows" if after < before else "widens"
+
+
+def gap_closed(gap: float) -> bool:
+    return gap <= GAP_CLOSED

@@ -24,6 +24,8 @@ from attn_ui.words.escape import plotly_escape
 HEADROOM = 1.08  # the y axis reaches this far above the highest loss or level
 TOP_ROOM = 40  # px above the plot: the title on the left, Plotly's and Streamlit's toolbars on the right, so
 # neither covers a level's label near the top of the plot
+LEGEND_ROW = 20  # px a page chart grows by for each curve past the third: a phone wraps its legend one entry a row,
+# and six entries (both mask models, three dropout p's) had squeezed the plot to a strip
 HELD_OUT_PATTERN = "/"  # a held-out bar is hatched, as its curve is dashed: colour is the dropout p on both charts
 
 
@@ -78,8 +80,9 @@ def curves_spec(
         notes.append({"xref": "paper", "x": 1, "xanchor": "right", "y": value, "yanchor": "bottom",
                       "text": plotly_escape(f"{label} {value:.2f}"), "showarrow": False,
                       "font": {"size": style.font, "color": LEVEL_COLOUR}})
+    height = style.height + (LEGEND_ROW * max(0, len(traces) - 3) if style == CHART else 0)  # projector: one screen
     layout = base_layout(
-        style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10},
+        height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10},
         **_axes(style, total_steps, top or highest * HEADROOM), shapes=shapes, annotations=notes,
         legend=_legend(style), hovermode="closest",
     )

@@ -32,7 +32,7 @@ from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.layout import download_config
 from attn_ui.figures.plotly_fast import ReadyFigure
-from attn_ui.widgets import panels
+from attn_ui.widgets import panels, predict, quiz_view
 from attn_ui.widgets import projector as projector_mode
 from attn_ui.widgets.state import cached_training
 from attn_ui.widgets.training_runs import LiveRun, RunView, run_board
@@ -191,15 +191,17 @@ def buttons(choice: TrainChoice) -> None:
 
 @st.fragment
 def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
-    """The estimate or the queue, the live curves while a run trains, then the result (in the same run)."""
+    """The estimate or the queue, the live curves while a run trains, then the result (in the same run) and the
+    "Your turn" task about it. A result the student has not trained here waits behind a question (ask before
+    telling): a preset's behind its predict-first question, another session's run behind a fold."""
     run = _watched(choice)
     status = st.empty()
     if run is not None and run.active:
-        _follow(run, status, choice, projector, show_masked)
+        _follow(run, status, choice, projector)
         st.rerun(scope="app")  # the run has ended: the page draws its result, and Stop (drawn for a live run) again
     view = run.view() if run is not None else None
-    result = None
-    if view is not None and view.status == "done":
+    result, trained_here = None, view is not None and view.status == "done"
+    if trained_here:
         result = view.result
         status.caption(words.done_text(view.elapsed, len(run.watchers) > 1))
     elif view is not None and view.status == "failed":
@@ -208,16 +210,37 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         result = cached_training(choice)
     elif choice.is_preset:
         result = PRESETS[choice.experiment].shipped()
-        status.caption(words.PRESET_SHOWN)
+        status.caption(words.PRESET_SHOWN + " " + words.estimate_text(run_board().estimate(choice), choice.models))
     if result is None:
         if st.session_state.pop("train.stopped", False):
             st.info(words.STOPPED, icon=":material/stop_circle:")
-        status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice), choice.models))
-        return
-    show_result(result, show_masked, projector)
+        if view is None or view.status != "failed":  # a failed run keeps its message in the status line
+            status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice),
+                                                                           choice.models))
+        if not projector:
+            st.caption(words.page_task(choice, None))  # nothing on screen yet: a prediction to make
+    elif trained_here:
+        show_result(result, show_masked, projector)
+        _task(choice, result, projector)
+    elif choice.is_preset:
+        question = words.VERDICT_QUESTIONS[choice.experiment]
+        quiz_view.inline_question(question)
+        with predict.answer_fold(question, words.PRESET_FOLD):  # the task asks about the run: it folds with it
+            show_result(result, show_masked, projector)
+            _task(choice, result, projector)
+    else:
+        with st.expander(words.RESULT_FOLD, icon=":material/lightbulb:"):
+            show_result(result, show_masked, projector)
+            _task(choice, result, projector)
 
 
-def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_masked: bool) -> None:
+def _task(choice: TrainChoice, result, projector: bool) -> None:
+    """The "Your turn" line about the run on screen (a hall follows the lecturer instead)."""
+    if not projector:
+        st.caption(words.page_task(choice, result))
+
+
+def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
     """Redraw the live run until it ends. Every pass writes the status line: a page rerun (a click elsewhere,
     or Stop) takes effect at the next element written, so it never waits longer than one pass. A preset that
     waits for a slot shows its shipped curves meanwhile, so a class pressing Train sees curves at once."""
@@ -238,7 +261,7 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_mas
             ahead, wait = run_board().ahead_of(run)
             status.info(words.waiting_text(ahead, wait), icon=":material/hourglass_top:")
             if choice.is_preset and not shipped_shown:  # drawn as the finished chart draws it
-                groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped(), show_masked)
+                groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped())
                 spec = charts.curves_spec(groups, shipped_levels, choice.steps, style, title)
                 chart.plotly_chart(ReadyFigure(spec), key="train.live.shipped", config=layout.still_config(),
                                    alt=words.chart_alt(words.PRESET_SHOWN, groups, shipped_levels))
@@ -246,7 +269,7 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool, show_mas
                 shipped_shown = True
         else:
             stage = words.stage_text(choice, view.stages[-1][0] if view.stages else "")
-            status.caption(words.training_text(stage, view.fraction, view.elapsed, view.estimate))
+            status.caption(words.training_text(stage, view.fraction, view.elapsed, view.left))
         if view.version != drawn and view.stages and time.monotonic() - last_draw >= redraw:
             _draw_live(view, choice, bar, chart, words_box, style, levels)
             drawn, last_draw = view.version, time.monotonic()
@@ -267,10 +290,10 @@ def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style,
 # --- results ---------------------------------------------------------------------------------------------------
 
 
-def curves_chart(result, show_masked: bool, projector: bool, name: str, overlapping=None) -> None:
+def curves_chart(result, projector: bool, name: str, overlapping=None) -> None:
     """A finished run's loss chart with its text alternative; right under it, which of the `overlapping` curves
     lie on top of each other (if any), then every curve in words."""
-    groups, levels, title = words.result_chart(result, show_masked)
+    groups, levels, title = words.result_chart(result)
     style = layout.CHART_PROJECTOR if projector else layout.CHART
     spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
     st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
@@ -294,14 +317,17 @@ def show_result(result, show_masked: bool, projector: bool) -> None:
 
 
 def show_mask(result, show_masked: bool, projector: bool) -> None:
+    """Both models' curves on one chart (the cheating one in view); the switch picks the model of the tiles and the
+    samples beside it."""
     run = result.masked if show_masked else result.unmasked
-    name = words.model_name(run)
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart(result, show_masked, projector, f"mask-{name.replace(' ', '-')}", overlapping=run.curves)
+        groups = words.result_chart(result)[0]
+        curves_chart(result, projector, "mask", overlapping=words.labelled_curves(groups))
     with right.container(key="train-story"):
         if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
             st.markdown(words.mask_verdict_short(result))
+        st.markdown(words.tiles_heading(run))
         panels.metric_tiles(words.mask_tiles(run), columns=2)
         if not projector:
             st.markdown(words.samples_markdown(result, run))
@@ -312,7 +338,7 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
 def show_heads(result, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart(result, True, projector, "heads")
+        curves_chart(result, projector, "heads")
     with right.container(key="train-story"):
         st.markdown(words.heads_verdict(result))
     st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
@@ -350,7 +376,7 @@ def show_heads(result, projector: bool) -> None:
 def show_dropout(result, projector: bool) -> None:
     left, right = st.columns([1.5, 1], gap="medium")
     with left:
-        curves_chart(result, True, projector, "dropout")
+        curves_chart(result, projector, "dropout")
     with right:
         st.subheader(words.DROPOUT_HEADING, anchor=False)
         style = layout.CHART_PROJECTOR if projector else layout.CHART

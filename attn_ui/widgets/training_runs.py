@@ -19,6 +19,7 @@ import logging
 import statistics
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -28,6 +29,7 @@ from attn_core.training.experiments import Curve, Progress
 from attn_core.training.worker import progress_elsewhere
 from attn_ui.widgets.state import RunStopped, cached_training
 
+TRUST_PACE_AFTER = 0.1  # share of a run done from which its own pace alone sets the time left (before: blended)
 SLOTS = 1  # runs training at once: each is a process that takes a whole core, and the server needs the other
 FINISHED_KEPT = 128  # finished choices the board remembers; fewer than cached_training keeps, so it never misses
 LOG = logging.getLogger(__name__)
@@ -46,10 +48,16 @@ class LiveRun:
     error: str = ""
     version: int = 0  # counts changes, so a watcher redraws only when something moved
     watchers: set = field(default_factory=set)
-    queued_at: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)  # a test may slow time down
+    queued_at: float | None = None  # set from `clock` when made
     started_at: float | None = None
+    paced_from: tuple[float, float] | None = None  # (moment, fraction) of the first Progress: the pace counts from it
     finished_at: float | None = None
     condition: threading.Condition = field(default_factory=threading.Condition, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.queued_at is None:
+            self.queued_at = self.clock()
 
     @property
     def active(self) -> bool:
@@ -64,13 +72,15 @@ class LiveRun:
             else:
                 self.stages.append((progress.stage, progress.curves))
             self.fraction = progress.fraction
+            if self.paced_from is None:  # the process has started and read its data: from here on it trains
+                self.paced_from = (self.clock(), progress.fraction)
             self._changed()
             return bool(self.watchers)
 
     def set_status(self, status: str, result: object = None, error: str = "") -> None:
         with self.condition:
             self.status, self.result, self.error = status, result, error
-            now = time.monotonic()
+            now = self.clock()
             if status == "training":
                 self.started_at = now
             elif status in ("done", "stopped", "failed"):
@@ -88,10 +98,29 @@ class LiveRun:
 
     def view(self) -> RunView:
         with self.condition:
-            now = time.monotonic()
+            now = self.clock()
             elapsed = (self.finished_at or now) - (self.started_at or now)
+            paced = None if self.paced_from is None else (now - self.paced_from[0], self.paced_from[1])
+            left = time_left(self.estimate, elapsed, self.fraction, paced) if self.active else 0.0
             return RunView(self.status, tuple(self.stages), self.fraction, self.result, self.error, self.version,
-                           elapsed, now - self.queued_at, self.estimate)
+                           elapsed, now - self.queued_at, self.estimate, left)
+
+
+def time_left(estimate: float, elapsed: float, fraction: float, paced: tuple[float, float] | None) -> float:
+    """Seconds a run still needs, from its own pace: the time spent since its first Progress over the share of the
+    run done since, times the share left. `paced` is (seconds since the first Progress, its fraction); None before
+    it. Until TRUST_PACE_AFTER of the run is done, the first estimate still counts, less and less, so one early
+    stretch (an evaluation, a busy moment) does not swing the figure."""
+    prior = max(estimate - elapsed, 0.0) if fraction <= 0 else (1 - fraction) * estimate
+    if paced is None:
+        return prior
+    spent, start_fraction = paced
+    done = fraction - start_fraction
+    if done <= 0:
+        return max(prior, 0.0)
+    own = spent / done * (1 - fraction)
+    trust = min(1.0, done / TRUST_PACE_AFTER)
+    return trust * own + (1 - trust) * prior
 
 
 @dataclass(frozen=True)
@@ -106,14 +135,20 @@ class RunView:
     version: int
     elapsed: float  # seconds training so far (or in all, when finished)
     queued_for: float  # seconds since it was asked for
-    estimate: float
+    estimate: float  # seconds of training, as first estimated (before it started)
+    left: float  # seconds still to go, from the run's own pace so far (time_left); 0 once it has ended
+
+    @property
+    def expected(self) -> float:
+        """The whole run's seconds as now expected: spent so far plus still to go."""
+        return self.elapsed + self.left
 
 
 class RunBoard:
     """The server's runs: live ones by choice, a first-come queue for the training slots, measured speeds."""
 
-    def __init__(self, slots: int = SLOTS) -> None:
-        self.slots = slots
+    def __init__(self, slots: int = SLOTS, clock: Callable[[], float] = time.monotonic) -> None:
+        self.slots, self.clock = slots, clock  # the runs' clock (a test may slow it down)
         self.lock = threading.Condition()
         self.live: dict[str, LiveRun] = {}  # repr(choice) -> the run, while waiting or training
         self.queue: collections.deque[LiveRun] = collections.deque()  # waiting runs, oldest first
@@ -151,10 +186,10 @@ class RunBoard:
             if finished:
                 self.finished.move_to_end(key)
         if finished:
-            run = LiveRun(choice, 0.0, watchers={watcher})
+            run = LiveRun(choice, 0.0, watchers={watcher}, clock=self.clock)
             run.set_status("done", cached_training(choice))
             return run
-        run = LiveRun(choice, self.estimate(choice), watchers={watcher})
+        run = LiveRun(choice, self.estimate(choice), watchers={watcher}, clock=self.clock)
         with self.lock:
             self.live[key] = run
             self.queue.append(run)
@@ -180,8 +215,7 @@ class RunBoard:
         for other in before:
             if other is run:
                 break
-            view = other.view()
-            seconds += max(0.0, view.estimate - view.elapsed)
+            seconds += other.view().left
             count += 1
         return count, seconds
 

@@ -7,12 +7,14 @@ is described as it turned out.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from types import MappingProxyType
 
 from attn_core.lessons.heads import GPT2
-from attn_core.training.experiments import Curve, DropoutResult, HeadsResult, MaskResult, MaskRun
+from attn_core.training import measures
+from attn_core.training.experiments import Curve, DropoutResult, DropoutRun, HeadsResult, MaskResult, MaskRun
 from attn_ui.words.escape import md_escape
 
 TITLE = "Train it yourself"
@@ -20,8 +22,8 @@ QUESTION = "What do the mask, dropout and heads do to a model that learns?"
 INTRO = (
     "The other pages show the machinery. Here a tiny model learns, in front of you, with the switches the Lab "
     "has. It is written in NumPy with its gradients worked out by hand, and its attention calls the Lab's own "
-    "mask, softmax and dropout functions. Pick an experiment: its precomputed run shows at once. Press **Train** "
-    "to run it live with your settings and watch the curves grow."
+    "mask, softmax and dropout functions. Pick an experiment and predict what it shows: its precomputed run opens "
+    "once you have answered. Or press **Train** to run it live with your settings and watch the curves grow."
 )
 EXPERIMENT_LABEL = "Experiment"
 EXPERIMENT_NAMES = MappingProxyType({"mask": "Mask off vs on", "heads": "Heads specialise",
@@ -34,18 +36,21 @@ EXPERIMENT_HOW = MappingProxyType({
         "future does not exist yet. The two grey dotted lines are levels, each named at its right end: "
         "**chance**, the loss of a model that knows nothing and spreads its guess evenly over the vocabulary, and "
         "the language's **true entropy**, the lowest loss a model can reach on average. The coloured lines are "
-        "the model's losses; the generating loss is the dotted one."
+        "the models' losses, one colour a model, both on one scale; the generating loss is the dotted one. Watch "
+        "for a training loss that goes below the true entropy, and for the generating loss: does it follow the "
+        "training loss down, or stay up?"
     ),
     "heads": (
         "A model learns sequences of random tokens in which a stretch repeats. Where the stretch starts and how "
         "long it is change from row to row, so the only way to predict the second copy is to find the earlier "
-        "copy of the current token and read the token that came after it. Watch the **loss on the repeat**: it "
-        "stalls near chance, then drops when the heads find that trick."
+        "copy of the current token and read the token that came after it. Watch the **loss on the repeat**: does it "
+        "stay near chance, and if it drops, when? A drop is the sign that the heads found that trick."
     ),
     "dropout": (
-        "Models with dropout on their attention weights learn a tiny training set, small enough to learn by "
-        "heart. A training loss below the true entropy means sentences learned by heart, not the grammar. The "
-        "**held-out loss** on new sentences shows what that costs, and whether dropout helps."
+        "Models with dropout on their attention weights learn a tiny training set, small enough that a model may "
+        "learn it by heart. Watch the **training loss** against the true entropy: below it means sentences learned "
+        "by heart, not the grammar. Watch the **held-out loss** on new sentences: how far it ends above the "
+        "training loss is the gap, and the question is whether dropout shrinks it."
     ),
 })
 SETTINGS_LABELS = MappingProxyType({"heads": "Heads", "layers": "Layers", "rates": "Dropout p to compare",
@@ -57,21 +62,18 @@ SETTINGS_HELP = MappingProxyType({
     "steps": "Adam updates for each model; the bounds keep a run short.",
     "seed": "Fixes the data, the starting weights and the dropout draws, so a run can be repeated bit for bit.",
 })
-SHOW_MASKED = "Show the model trained with the causal mask"
-SHOW_MASKED_HELP = "Both models train in this experiment; the switch picks which one the curves and samples show."
+SHOW_MASKED = "Tiles and samples of the model with the causal mask"
+SHOW_MASKED_HELP = ("Both models train in this experiment and both are on the chart; the switch picks which one "
+                    "the tiles and the written samples show.")
 TRAIN_BUTTON, STOP_BUTTON = "Train", "Stop"
-PRESET_SHOWN = "Showing the precomputed run of this preset. **Train** runs it again live."
+PRESET_SHOWN = "The precomputed run of this preset is below. **Train** runs it again live."
+PRESET_FOLD = "The precomputed run"
+RESULT_FOLD = "What this run shows"
+VERDICT_QUESTIONS = MappingProxyType({"mask": "train-mask-off-zero", "heads": "train-heads-layer-two",
+                                      "dropout": "train-dropout-gap"})  # the question each preset asks first
 PRESET_WHILE_WAITING = "Meanwhile: the precomputed run of this preset. The live run replaces it when its turn comes."
 NOT_RUN_YET = "This setting has not been trained on this server yet: press **Train**."
 STOPPED = "Stopped. Nothing of this run is kept; press **Train** to start again."
-PAGE_TASKS = MappingProxyType({  # one task an experiment, each done with the switches on screen
-    "mask": ("Your turn: choose one head and press **Train**. Does the model without the mask still reach a "
-             "training loss near zero while its generating loss stays high?"),
-    "heads": ("Your turn: choose one layer and press **Train**. Does the loss on the repeat still drop, or does it "
-              "stay near chance?"),
-    "dropout": ("Your turn: change the seed and press **Train**. With other training sentences, does dropout still "
-                "lower the held-out loss, and does the gap stay open?"),
-})
 CURVE_LABELS = MappingProxyType({"train": "training loss", "held_out": "held-out loss",
                                  "generating": "generating loss", "repeat": "loss on the repeat"})
 STEP_AXIS = "training step"
@@ -98,6 +100,7 @@ MAP_TABLE = "The map as a table"
 DROPOUT_HEADING = "At the end of training"
 LEARNING_TABLE = "The numbers"
 MODEL_MASKED, MODEL_UNMASKED = "mask on", "mask off"
+BOTH_MODELS = "mask off and mask on, on one scale"
 MASK_LINK_LABEL = "Train a model with and without the mask"
 SCENE_LINK_LABEL = "Open the experiment on Train it yourself"
 
@@ -163,9 +166,14 @@ def percent_done(fraction: float) -> int:
     return min(100, max(0, int(fraction * 100)))
 
 
-def training_text(stage: str, fraction: float, elapsed: float, estimate: float) -> str:
-    return (f"{stage.capitalize()}: {percent_done(fraction)}% after {seconds(elapsed)} "
-            f"(estimate {seconds(estimate)}).")
+def training_text(stage: str, fraction: float, elapsed: float, left: float) -> str:
+    """The live status line: how far, how long so far, and the time still to go at the run's own pace (it changes
+    with every redraw, so a busy server's slower steps show up in it)."""
+    done = f"{stage.capitalize()}: {percent_done(fraction)}% after {seconds(elapsed)}"
+    if fraction >= 1:
+        return done + ", finishing."
+    how = "first estimate" if fraction <= 0 else "at its pace so far"
+    return done + f", about {seconds(left)} to go ({how})."
 
 
 def levels_of(experiment: str, known: dict[str, float]) -> tuple[tuple[str, float], ...]:
@@ -183,18 +191,18 @@ def live_chart(choice, stages) -> tuple[list, str | None, int]:
     if choice.experiment == "mask":
         index = len(stages) - 1  # the core trains mask off first, then mask on (MaskResult.runs)
         name = (MODEL_UNMASKED, MODEL_MASKED)[index]
-        return [("", stages[-1][1])], f"{name}: model {index + 1} of {choice.models}", 1
+        groups = [(model, curves) for model, (_, curves) in zip((MODEL_UNMASKED, MODEL_MASKED), stages, strict=False)]
+        return groups, f"{name}: model {index + 1} of {choice.models}", 2
     if choice.experiment == "dropout":
         groups = [(rate_label(p), curves) for p, (_, curves) in zip(choice.rates, stages, strict=False)]
         return groups, None, len(choice.rates)
     return [("", stages[-1][1])], None, 1
 
 
-def result_chart(result, show_masked: bool = True) -> tuple[list, tuple[tuple[str, float], ...], str | None]:
-    """(groups, levels, title) of a finished run's loss chart: the model on view, or every dropout p."""
-    if isinstance(result, MaskResult):
-        run = result.masked if show_masked else result.unmasked
-        return [("", run.curves)], mask_levels(result), model_name(run)
+def result_chart(result) -> tuple[list, tuple[tuple[str, float], ...], str | None]:
+    """(groups, levels, title) of a finished run's loss chart: both mask models, the heads model, or every p."""
+    if isinstance(result, MaskResult):  # both models on one scale, so the cheating one is in view
+        return [(model_name(run), run.curves) for run in result.runs], mask_levels(result), BOTH_MODELS
     if isinstance(result, HeadsResult):
         return [("", result.curves)], heads_levels(result), None
     return [(rate_label(run.p), run.curves) for run in result.runs], dropout_levels(result), None
@@ -257,6 +265,10 @@ def mask_tiles(run: MaskRun) -> dict[str, str]:
     }
 
 
+def tiles_heading(run: MaskRun) -> str:
+    return f"The tiles: **{model_name(run)}**"
+
+
 def _relation(value: float, level: float, close: float = 0.1) -> str:
     if abs(value - level) <= close:
         return "close to"
@@ -270,12 +282,40 @@ def mask_verdict(result: MaskResult) -> str:
         f"Without the mask the training loss ends at **{off.train_loss:.4f}**, {_relation(off.train_loss, 0, 0.01)} "
         f"zero and {_relation(off.train_loss, result.entropy)} the true entropy ({result.entropy:.4f}), while its "
         f"generating loss ends at **{off.generating_loss:.2f}**, {_relation(off.generating_loss, result.chance_loss)} "
-        f"chance ({result.chance_loss:.2f}): it learned to read the next word, which generation never has. With "
+        f"chance ({result.chance_loss:.2f}){_unmasked_reading(result)} With "
         f"the mask the training loss ends at **{on.train_loss:.4f}** and the generating loss at "
         f"**{on.generating_loss:.4f}**, {_relation(on.generating_loss, result.entropy)} the true entropy. "
         f"{on.grammatical_sentences:.0%} of the masked model's sentences are in the language, against "
         f"{off.grammatical_sentences:.0%} without the mask."
     )
+
+
+def _unmasked_reading(result: MaskResult) -> str:
+    """What the unmasked model's two losses say it learned, decided by measures.read_ahead (a clause that ends the
+    sentence it follows)."""
+    off = result.unmasked
+    if measures.read_ahead(off.train_loss, off.generating_loss, result.entropy):
+        return ": it learned to read the next word, which generation never has."
+    if off.generating_loss > off.train_loss + measures.READ_AHEAD_MARGIN:
+        return (". Its training loss did not end clearly below the true entropy, so this run does not show it "
+                "reading the next word, but its generating loss ends higher than its training loss: it leans on "
+                "words that generation does not have yet.")
+    return (". Its generating loss ends close to its training loss: in this run it did not learn to lean on the "
+            "next word.")
+
+
+def mask_task(result: MaskResult | None) -> str:
+    """The mask experiment's "Your turn", about the chart on screen (both models) or, before any run, a prediction."""
+    if result is None:
+        return ("Your turn: predict, then press **Train**. Will the model without the mask end with a training loss "
+                "below the true entropy, and will its generating loss follow it down?")
+    off = result.unmasked
+    if measures.read_ahead(off.train_loss, off.generating_loss, result.entropy):
+        return ("Your turn: on the chart, which model has the better training loss, and which one's generating loss "
+                "would you trust to write sentences? Then choose a different number of heads and press **Train**: "
+                "does the model without the mask still read ahead?")
+    return ("Your turn: on the chart, the model without the mask does not read ahead in this run. Choose more "
+            "training steps or a different number of heads and press **Train**: does it learn to, then?")
 
 
 def mask_verdict_short(result: MaskResult) -> str:
@@ -323,6 +363,12 @@ def _together(curves: Sequence[Curve], tolerance: float) -> list[tuple[tuple[Cur
     return found
 
 
+def labelled_curves(groups: Sequence[tuple[str, Sequence[Curve]]]) -> list[Curve]:
+    """A chart's curves, each named as its legend names it ("training loss (mask off)"), for overlap_text."""
+    return [dataclasses.replace(curve, name=f"{CURVE_LABELS.get(curve.name, curve.name)} ({model})") if model
+            else curve for model, curves in groups for curve in curves]
+
+
 def overlap_text(curves: Sequence[Curve], tolerance: float) -> str:
     """Which curves of a chart lie on top of each other, so a student knows why fewer lines show; "" if none do.
     `tolerance` is the loss a drawn line's width covers on the chart (training_charts.line_loss_width)."""
@@ -346,7 +392,7 @@ def scene_numbers(result) -> str:
                 f"Mask on: **{on.train_loss:.4f}** and **{on.generating_loss:.4f}**; true entropy "
                 f"{result.entropy:.4f}, chance {result.chance_loss:.2f}.")
     repeat = next(curve for curve in result.curves if curve.name == "repeat")
-    drop = _drop_step(repeat)
+    drop = _drop_step(repeat) if _repeat_course(result) == "dropped" else None
     return (f"Loss on the repeat: **{repeat.losses[0]:.2f}** at the start, **{result.repeat_loss:.2f}** at step "
             f"{repeat.steps[-1]}" + (f"; the steepest fall is just before step {drop}." if drop else "."))
 
@@ -398,20 +444,52 @@ def heads_rows(result: HeadsResult) -> list[dict[str, str]]:
 
 def _drop_step(curve: Curve) -> int | None:
     """The step after which the repeat curve fell furthest between two points (None on a flat curve)."""
-    falls = [(curve.losses[i] - curve.losses[i + 1], curve.steps[i + 1]) for i in range(len(curve.losses) - 1)]
-    fall, step = max(falls, default=(0.0, None))
-    return step if fall > 0 else None
+    return measures.steepest_fall(curve.steps, curve.losses)
+
+
+def _repeat_course(result: HeadsResult) -> str:
+    repeat = next(curve for curve in result.curves if curve.name == "repeat")
+    return measures.course(repeat.losses, result.chance_loss)
+
+
+def _repeat_sentence(result: HeadsResult) -> str:
+    """What the loss on the repeat did, decided by measures.course: dropped well below chance, stayed near it, or
+    fell (or rose) only part of the way."""
+    repeat = next(curve for curve in result.curves if curve.name == "repeat")
+    numbers = (f"from **{repeat.losses[0]:.2f}** to **{result.repeat_loss:.2f}** (chance "
+               f"{result.chance_loss:.2f})")
+    course = _repeat_course(result)
+    if course == "dropped":
+        drop = _drop_step(repeat)
+        return (f"The loss on the repeat drops well below chance, {numbers}. The steepest fall comes just before step "
+                f"{drop}: the heads found the trick.")
+    if course == "near chance":
+        return (f"The loss on the repeat stays near chance, {numbers}: in this run the heads did not find the trick "
+                "of reading what followed the earlier copy.")
+    way = "falls" if result.repeat_loss < repeat.losses[0] else "rises"
+    return (f"The loss on the repeat {way} only part of the way, {numbers}: not near chance, and not below half of "
+            "it either.")
+
+
+def heads_task(result: HeadsResult | None, layers: int) -> str:
+    """The heads experiment's "Your turn", about the run on screen or, before any run, a prediction."""
+    if result is None:
+        return ("Your turn: predict, then press **Train**. Will the loss on the repeat drop well below chance with "
+                "these settings, or stay near it?")
+    if _repeat_course(result) == "dropped":
+        other = "one layer" if layers > 1 else "another seed"
+        return (f"Your turn: the loss on the repeat drops in this run. Choose {other} and press **Train**: does it "
+                "still drop, or stay near chance?")
+    other = "two layers" if layers < 2 else "more training steps"
+    return (f"Your turn: the loss on the repeat does not drop in this run. Choose {other} and press **Train**: does "
+            "it drop then?")
 
 
 def heads_verdict(result: HeadsResult) -> str:
-    repeat = next(curve for curve in result.curves if curve.name == "repeat")
     best = max(result.heads, key=lambda score: score.induction)
     worst = max(result.heads, key=lambda score: score.silenced_repeat_loss)
-    drop = _drop_step(repeat)
-    where = f" The steepest fall comes just before step {drop}." if drop else ""
     text = (
-        f"The loss on the repeat goes from **{repeat.losses[0]:.2f}** to **{result.repeat_loss:.2f}** "
-        f"(chance {result.chance_loss:.2f}).{where} The strongest induction score is layer {best.layer}, head "
+        f"{_repeat_sentence(result)} The strongest induction score is layer {best.layer}, head "
         f"{best.head} at **{best.induction:.3f}**."
     )
     if silenced_change(result, worst)[1] == "rises":
@@ -470,27 +548,93 @@ def dropout_rows(result: DropoutResult) -> list[dict[str, str]]:
              "held-out loss": f"{run.held_out_loss:.3f}", "gap": f"{run.gap:.2f}"} for run in result.runs]
 
 
+def _memorised_sentence(result: DropoutResult, runs) -> str:
+    """How many models learned their sentences by heart (measures.by_heart), in a sentence that fits the count."""
+    setting = f"{result.config.train_sentences} training sentences ({result.distinct_train_sentences} different)"
+    entropy = f"the true entropy ({result.entropy:.2f})"
+    memorised = [run for run in runs if measures.by_heart(run.train_loss, result.entropy)]
+    if not memorised:
+        count = "the model does not end" if len(runs) == 1 else f"none of the {len(runs)} models ends"
+        return (f"With {setting}, {count} with a training loss below {entropy}: no sentence learned by heart shows "
+                "in this run.")
+    if len(memorised) == len(runs):
+        count = "the model ends" if len(runs) == 1 else f"all {len(runs)} models end"
+        return f"With {setting}, {count} with a training loss below {entropy}: sentences learned by heart."
+    names = ", ".join(rate_label(run.p) for run in memorised)
+    return (f"With {setting}, {len(memorised)} of {len(runs)} models end with a training loss below {entropy} "
+            f"({names}): those learned sentences by heart, the others did not.")
+
+
+def _gap_sentence(no_dropout: DropoutRun, best: DropoutRun, result: DropoutResult) -> str:
+    """How the gap of the dropout model with the lowest held-out loss compares with p = 0's: decided from the two
+    gaps themselves (measures.gap_change), not from the held-out losses."""
+    change = measures.gap_change(no_dropout.gap, best.gap)
+    gaps = f"from {no_dropout.gap:.2f} (p = 0) to **{best.gap:.2f}** ({rate_label(best.p)})"
+    if change == "same":
+        return (f" The gap stays about where it was: {no_dropout.gap:.2f} at p = 0, {best.gap:.2f} at "
+                f"{rate_label(best.p)}.")
+    if change == "widens":
+        return f" Yet the gap between training and held-out loss widens, {gaps}."
+    if measures.gap_closed(best.gap):
+        return f" It narrows the gap {gaps}, and closes it."
+    text = f" It narrows the gap {gaps}, but does not close it."
+    if measures.by_heart(best.train_loss, result.entropy):
+        text += (" At this scale the few training sentences give too little to learn from, and dropout cannot make "
+                 f"up for that. {_lesson_model_warning()}")
+    return text
+
+
 def dropout_verdict(result: DropoutResult) -> str:
-    """The honest sentence: does dropout narrow the held-out loss, and does it close the gap? From the runs."""
+    """The honest sentences: did the models learn by heart, did dropout lower the held-out loss against p = 0, and
+    what happened to the gap. Each is decided from the runs (measures), and nothing is said against a p = 0 model
+    that was not trained."""
     runs = sorted(result.runs, key=lambda run: run.p)
-    first, best = runs[0], min(runs, key=lambda run: run.held_out_loss)
-    memorised = [run for run in runs if run.train_loss < result.entropy]
-    setting = (f"{result.config.train_sentences} training sentences ({result.distinct_train_sentences} different)")
-    head = (f"With {setting}, {len(memorised)} of {len(runs)} models end with a training loss below the true "
-            f"entropy ({result.entropy:.2f}): they learned sentences by heart.")
+    text = _memorised_sentence(result, runs)
+    no_dropout = next((run for run in runs if run.p == 0), None)
+    with_dropout = [run for run in runs if run.p > 0]
     if len(runs) == 1:
-        return head + f" The held-out loss is {first.held_out_loss:.3f}, a gap of {first.gap:.2f}."
-    if best is first:
-        return head + (f" Here dropout did not lower the held-out loss: p = {first.p:g} is lowest at "
-                       f"{first.held_out_loss:.3f}.")
-    closed = best.gap <= 0.1
-    return head + (
-        f" Dropout p = {best.p:g} lowers the held-out loss from {first.held_out_loss:.3f} (p = {first.p:g}) to "
-        f"**{best.held_out_loss:.3f}**, so it narrows the gap from {first.gap:.2f} to **{best.gap:.2f}**"
-        + (", and closes it." if closed else
-           ", but does not close it. At this scale the few training sentences give too little to learn from, "
-           f"and dropout cannot make up for that. {_lesson_model_warning()}")
-    )
+        only = runs[0]
+        return text + f" The held-out loss is {only.held_out_loss:.3f}, a gap of {only.gap:.2f}."
+    if no_dropout is None:
+        best = min(runs, key=lambda run: run.held_out_loss)
+        return text + (f" There is no p = 0 model here, so this run cannot say what dropout changes: add p = 0 to "
+                       f"compare. Of these, {rate_label(best.p)} has the lowest held-out loss, "
+                       f"{best.held_out_loss:.3f}.")
+    best = min(with_dropout, key=lambda run: run.held_out_loss)
+    if best.held_out_loss >= no_dropout.held_out_loss:
+        text += (f" Here dropout did not lower the held-out loss: p = 0 ends at {no_dropout.held_out_loss:.3f}, "
+                 f"the best with dropout ({rate_label(best.p)}) at {best.held_out_loss:.3f}.")
+    else:
+        text += (f" Dropout {rate_label(best.p)} lowers the held-out loss from {no_dropout.held_out_loss:.3f} "
+                 f"(p = 0) to **{best.held_out_loss:.3f}**.")
+    return text + _gap_sentence(no_dropout, best, result)
+
+
+def dropout_task(result: DropoutResult | None) -> str:
+    """The dropout experiment's "Your turn", about the run on screen or, before any run, a prediction."""
+    if result is None:
+        return ("Your turn: predict, then press **Train**. Will dropout lower the held-out loss against p = 0, and "
+                "will the gap close?")
+    runs = sorted(result.runs, key=lambda run: run.p)
+    no_dropout = next((run for run in runs if run.p == 0), None)
+    with_dropout = [run for run in runs if run.p > 0]
+    if no_dropout is None or not with_dropout:
+        return ("Your turn: choose p = 0 and at least one p above it, and press **Train**: does dropout lower the "
+                "held-out loss?")
+    best = min(with_dropout, key=lambda run: run.held_out_loss)
+    lowered = "still lower" if best.held_out_loss < no_dropout.held_out_loss else "lower, this time,"
+    gap = "stay closed" if measures.gap_closed(best.gap) else "stay open"
+    return (f"Your turn: change the seed and press **Train**. With other training sentences, does dropout {lowered} "
+            f"the held-out loss, and does the gap {gap}?")
+
+
+def page_task(choice, result) -> str:
+    """The "Your turn" line under the result on screen (None: nothing on screen yet)."""
+    if choice.experiment == "mask":
+        return mask_task(result)
+    if choice.experiment == "heads":
+        return heads_task(result, choice.layers)
+    return dropout_task(result)
 
 
 def _lesson_model_warning() -> str:

@@ -33,6 +33,12 @@ def curves(page, index: int = 0) -> dict[str, list[float]]:
     return {trace["name"]: trace["y"] for trace in harness.plotly_data(page, index) if trace.get("y")}
 
 
+def open_fold(page) -> None:
+    """Open the preset's folded run (it waits behind the predict-first question), as a student may at any time."""
+    page.locator('[data-testid="stExpander"] summary', has_text="The precomputed run").first.click()
+    settle(page)
+
+
 def wait_for_text(page, text: str) -> None:
     page.get_by_text(text).first.wait_for(timeout=PATIENCE_MS)
 
@@ -70,18 +76,26 @@ def test_train_grows_the_curves_live_and_ends_with_the_cores_run(server, page):
     assert errors == []
 
 
-def test_a_preset_trains_again_into_its_shipped_curves_and_stop_stops_a_run(server, page):
+def test_a_preset_asks_first_trains_again_into_its_shipped_curves_and_stop_stops_a_run(server, page):
     open_train(page, server, "exp=mask")
     shipped = PRESETS["mask"].shipped()
-    assert curves(page)["training loss"] == list(shipped.masked.curves[0].losses)  # shown at once
+    assert page.get_by_text("Predict first.").count() == 1
+    assert not page.get_by_text("it learned to read the next word").first.is_visible(), "no verdict before asking"
+    assert page.get_by_text("Training takes about").count() == 1  # a preset's estimate, before Train
+    open_fold(page)
+    assert curves(page)["training loss (mask on)"] == list(shipped.masked.curves[0].losses)  # shown at once
     button(page, "Train").click()
     page.get_by_text("Trained ").first.wait_for(timeout=PATIENCE_MS)  # live, or earlier by another test
     settle(page)
-    assert curves(page)["generating loss"] == list(shipped.masked.curves[2].losses)
+    drawn = curves(page)
+    assert drawn["generating loss (mask on)"] == list(shipped.masked.curves[2].losses)
+    assert drawn["generating loss (mask off)"] == list(shipped.unmasked.curves[2].losses)  # both models in view
+    assert page.get_by_text("it learned to read the next word").first.is_visible()
 
-    harness.toggle(page, "Show the model trained with the causal mask").click()  # the page stays usable
+    harness.toggle(page, "Tiles and samples of the model with the causal mask").click()  # the page stays usable
     settle(page)
-    assert curves(page)["training loss"] == list(shipped.unmasked.curves[0].losses)
+    assert curves(page)["training loss (mask off)"] == list(shipped.unmasked.curves[0].losses)
+    assert page.get_by_text("The tiles: mask off").count() == 1
 
     open_train(page, server, "exp=dropout&steps=1500&seed=43")
     button(page, "Train").click()
@@ -136,7 +150,9 @@ def test_the_live_mask_chart_draws_the_model_training_now_with_its_levels(server
     assert seen, "the live chart was never seen"
     assert {s["title"] for s in seen} <= {"mask off: model 1 of 2", "mask on: model 2 of 2"}
     assert seen[0]["title"] == "mask off: model 1 of 2"
-    assert all(s["traces"] == 3 and s["levels"] == 2 for s in seen), seen  # one model, chance and entropy
+    assert all(s["traces"] == (3 if s["title"].startswith("mask off") else 6) and s["levels"] == 2
+               for s in seen), seen  # the models trained so far, chance and entropy
+
     assert all(s["text"] == f"{s['value']}%" for s in seen), seen  # the bar's text is its value
 
 
@@ -163,6 +179,7 @@ def _overlap(a, b) -> bool:
 def test_legends_axis_titles_labels_and_toolbars_never_collide(new_page, server, experiment, width, height):
     page = new_page(width, height)
     open_train(page, server, f"exp={experiment}")
+    open_fold(page)
     charts = 2 if experiment == "dropout" else 1  # the curves (and the dropout bars); the heads map has no legend
     for index in range(charts):
         page.locator('.js-plotly-plot').nth(index).scroll_into_view_if_needed()
@@ -179,7 +196,8 @@ def test_legends_axis_titles_labels_and_toolbars_never_collide(new_page, server,
 def test_on_a_phone_the_head_chooser_comes_before_its_map(new_page, server):
     page = new_page(390, 844)
     open_train(page, server, "exp=heads")
-    chooser = page.get_by_role("radiogroup").first.bounding_box()
+    open_fold(page)
+    chooser = page.locator('[data-testid="stRadio"]').filter(has_text="Map of").first.bounding_box()
     learned = page.locator('[data-testid="stPlotlyChart"]').nth(1).bounding_box()
     assert chooser["y"] + chooser["height"] <= learned["y"]
 
@@ -187,6 +205,7 @@ def test_on_a_phone_the_head_chooser_comes_before_its_map(new_page, server):
 def test_projector_mode_shows_the_mask_curves_and_both_models_compared_on_one_screen(new_page, server):
     page = new_page(1280, 720)
     open_train(page, server, "exp=mask&mode=projector")
+    open_fold(page)
     verdict = page.get_by_text("Sentences in the language").first
     verdict.scroll_into_view_if_needed()
     chart = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()

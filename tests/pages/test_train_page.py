@@ -49,27 +49,63 @@ def mask_page() -> AppTest:
     return open_page()
 
 
-def test_the_mask_preset_shows_its_shipped_run_at_once(mask_page):
+def fold(at: AppTest, label: str):
+    """The expander whose label starts with `label` (the answer fold adds "(answer the question above first)")."""
+    (box,) = [box for box in at.expander if box.label.startswith(label)]
+    return box
+
+
+def texts_in(node) -> str:
+    return "\n".join(m.value for m in node.markdown) + "\n" + "\n".join(c.value for c in node.caption)
+
+
+def test_the_mask_preset_asks_first_then_shows_both_models_on_one_scale(mask_page):
     at = mask_page
     shipped = PRESETS["mask"].shipped()
+    box = fold(at, words.PRESET_FOLD)
+    assert box.proto.expanded is False, "the run is the answer: folded until the question is answered"
     assert metrics(at) == words.mask_tiles(shipped.masked)
-    assert words.mask_verdict(shipped) in texts(at)
+    verdict = words.mask_verdict(shipped)
+    assert verdict in texts_in(box)
+    outside = [m.value for m in at.markdown if m.value not in {x.value for x in box.markdown}]
+    assert verdict not in outside and at.radio(key="quiz.w.train-mask-off-zero").value is None
+    assert words.page_task(preset_choice("mask"), shipped) in texts_in(box), "the task asks about the folded run"
     assert words.PRESET_SHOWN in texts(at)
     assert url(at) == {"exp": "mask"}
     assert at.button(key="train.go").disabled is False and at.button(key="train.stop").disabled is True
     (chart,) = at.get("plotly_chart")
     spec = json.loads(chart.proto.spec)
     names = [trace["name"] for trace in spec["data"]]
-    assert names == [words.CURVE_LABELS[name] for name in ("train", "held_out", "generating")]
+    assert names == [f"{words.CURVE_LABELS[name]} ({model})" for model in ("mask off", "mask on")
+                     for name in ("train", "held_out", "generating")]
+    generating_off = spec["data"][2]
+    assert generating_off["y"] == list(shipped.unmasked.curves[2].losses)  # the cheating model, in view
+    top = spec["layout"]["yaxis"]["range"][1]
+    assert top >= max(max(c.losses) for run in shipped.runs for c in run.curves), "one scale for both"
 
 
-def test_the_mask_switch_shows_the_unmasked_model_and_writes_the_url(mask_page):
+def test_answering_the_question_opens_the_run_and_its_verdict():
+    at = open_page()
+    checked(at.radio(key="quiz.w.train-mask-off-zero").set_value(1).run())  # a wrong guess is still a guess
+    box = fold(at, words.PRESET_FOLD)
+    assert box.proto.expanded is True and box.label == words.PRESET_FOLD
+    assert words.mask_verdict(PRESETS["mask"].shipped()) in texts_in(box)
+
+
+def test_the_page_ends_with_a_next_link_to_check_yourself(mask_page):
+    links = [link.proto for link in mask_page.get("page_link") if link.proto.label.startswith("Next:")]
+    assert [(link.label, link.page) for link in links] == [("Next: Check yourself", "Check_yourself")]
+
+
+def test_the_mask_switch_picks_the_tiles_model_and_writes_the_url(mask_page):
     at = mask_page
     checked(at.toggle(key="train.show").set_value(False).run())
     shipped = PRESETS["mask"].shipped()
     assert metrics(at) == words.mask_tiles(shipped.unmasked)
     assert url(at) == {"exp": "mask", "show": "off"}
     assert all(sample in texts(at) for sample in [words.samples_markdown(shipped, shipped.unmasked)])
+    assert words.tiles_heading(shipped.unmasked) in texts(at)
+    assert len(json.loads(at.get("plotly_chart")[0].proto.spec)["data"]) == 6, "the chart keeps both models"
 
 
 def test_the_heads_preset_shows_scores_maps_and_ablation():
@@ -114,10 +150,13 @@ def test_a_custom_choice_says_how_long_it_will_take_then_trains_the_cores_own_ru
     choice = coerce("heads", layers=1, steps=100, seed=7)[0]
     assert words.NOT_RUN_YET in texts(at) and "Training takes about" in texts(at)
     assert not at.table  # nothing to show before it has trained
+    assert words.heads_task(None, 1) in texts(at), "before a run, the task asks for a prediction"
     checked(at.button(key="train.go").click().run())
     expected = run(choice.progress())
     assert table_rows(at) == words.heads_rows(expected)
     assert "Trained live in" in texts(at)
+    assert words.heads_verdict(expected) in texts(at), "trained here: the verdict shows, no question first"
+    assert words.heads_task(expected, 1) in texts(at)
     assert at.button(key="train.stop").disabled is True, "a finished run leaves nothing to stop"
     assert url(at) == {"exp": "heads", "layers": "1", "steps": "100", "seed": "7"}
 
@@ -225,6 +264,64 @@ def test_calibration_measures_once_a_shape_even_when_many_ask_at_once():
     assert len(set(estimates)) == 1 and estimates[0] > 0 and list(board.pace) == [("mask", 1, 1)]
 
 
+class SlowClock:
+    """A clock a test moves by hand: a run "takes" exactly the seconds the test says, whatever the machine does."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_slowed_run_shows_the_time_left_at_its_own_pace(monkeypatch):
+    """The board estimates 0.001 s a step; the run is made three times slower (each Progress moves the clock by
+    three times what the estimate allowed it). What a watcher is shown must follow the run's pace: the first
+    estimate is off by a factor of three, the last figure shown is within 25% of the real time."""
+    from attn_ui.widgets import training_runs
+
+    clock = SlowClock()
+    board = RunBoard(slots=1, clock=clock)
+    board.pace = {("heads", 1, 1): (0.001, 0.0)}
+    choice = coerce("heads", heads=1, layers=1, steps=400, seed=51)[0]
+    shown = []  # (fraction, the whole run's time as a watcher sees it, the status line)
+
+    def slowed_training(choice, _live):
+        last = None
+        for last in choice.progress():  # the real run, its Progress one by one
+            if last.fraction > 0:
+                clock.now += 3 * 0.001 * choice.steps * (last.fraction - shown[-1][0] if shown else last.fraction)
+            _live.publish(last)
+            view = _live.view()
+            shown.append((view.fraction, view.expected,
+                          words.training_text("training", view.fraction, view.elapsed, view.left)))
+        return last.result
+
+    monkeypatch.setattr(training_runs, "cached_training", slowed_training)
+    live = board.request(choice, "student")
+    wait_until(lambda: not live.active)
+    real = live.view().elapsed
+    assert live.status == "done" and real == pytest.approx(3 * 0.001 * 400)
+    assert live.estimate == pytest.approx(0.4) and live.estimate / real < 0.4, "the first estimate is far off"
+    before_end = [total for fraction, total, _ in shown if fraction < 1]
+    assert abs(before_end[-1] / real - 1) <= 0.25, shown
+    assert abs(before_end[len(before_end) // 2] / real - 1) <= 0.25, shown  # halfway too, not only at the end
+    lines = [line for fraction, _, line in shown if fraction < 1]
+    assert len(set(lines)) == len(lines), "each redraw says a new time left"
+
+
+def test_time_left_blends_the_first_estimate_until_the_run_has_a_pace():
+    from attn_ui.widgets.training_runs import TRUST_PACE_AFTER, time_left
+
+    assert time_left(10.0, 2.0, 0.0, None) == 8.0  # nothing done yet: the first estimate, less the time spent
+    assert time_left(10.0, 30.0, 0.5, (30.0, 0.0)) == pytest.approx(30.0)  # half done in 30 s: 30 s to go
+    early = time_left(10.0, 3.0, TRUST_PACE_AFTER / 2, (3.0, 0.0))  # a twentieth done in 3 s: half trusted
+    own, prior = 3.0 / (TRUST_PACE_AFTER / 2) * (1 - TRUST_PACE_AFTER / 2), (1 - TRUST_PACE_AFTER / 2) * 10.0
+    assert early == pytest.approx((own + prior) / 2)
+    assert words.training_text("training", 0.5, 30.0, 30.0).endswith("about 30 s to go (at its pace so far).")
+    assert words.training_text("training", 1.0, 30.0, 0.0).endswith("finishing.")
+
+
 # --- page 1 and the scenes -------------------------------------------------------------------------------------
 
 
@@ -278,16 +375,21 @@ def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     from attn_ui.figures.training_charts import line_loss_width
 
-    shown = words.overlap_text(shipped.masked.curves, line_loss_width(spec)) if at.toggle(key="train.show").value \
-        else words.overlap_text(shipped.unmasked.curves, line_loss_width(spec))
+    shown = words.overlap_text(words.labelled_curves(words.result_chart(shipped)[0]), line_loss_width(spec))
     assert shown and shown in captions(at)
+    assert "(mask off)" in shown and "(mask on)" in shown, "each model's curves that lie together, named"
 
 
 @pytest.mark.parametrize("experiment", ["mask", "heads", "dropout"])
-def test_each_experiment_shows_its_own_task(experiment):
+def test_each_experiment_shows_its_own_task_about_the_run_on_screen(experiment):
     at = open_page(exp=experiment)
-    tasks = [task for task in words.PAGE_TASKS.values() if task in captions(at)]
-    assert tasks == [words.PAGE_TASKS[experiment]]
+    choice = preset_choice(experiment)
+    task = words.page_task(choice, PRESETS[experiment].shipped())
+    others = [words.page_task(preset_choice(other), PRESETS[other].shipped()) for other in PRESETS
+              if other != experiment]
+    assert task in captions(at) and not any(other in captions(at) for other in others)
+    # and the preset says how long Train takes before it is pressed:
+    assert any(c.startswith(words.PRESET_SHOWN + " Training takes about") for c in captions(at))
 
 
 def test_the_heads_table_states_its_baseline_and_signs_the_change():
@@ -301,7 +403,8 @@ def test_the_heads_table_states_its_baseline_and_signs_the_change():
 def test_the_map_chooser_comes_before_the_map():
     at = open_page(exp="heads")
     order = [node.type for node in _in_reading_order(at.main) if node.type in ("radio", "plotly_chart")]
-    assert order == ["plotly_chart", "radio", "plotly_chart"], "curves, then the head chooser, then its map"
+    assert order == ["radio", "plotly_chart", "radio", "plotly_chart"], \
+        "the predict-first question, the curves, then the head chooser, then its map"
 
 
 def _in_reading_order(node):

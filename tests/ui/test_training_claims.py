@@ -170,16 +170,15 @@ def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
     seen, result = _live_stages(choice)
     levels = words.levels_of(choice.experiment, known_levels(choice.config))
     assert [trace for trace in levels] == list(words.result_chart(result)[1]), "a level line must be right"
-    finished_groups, _, finished_title = words.result_chart(result, show_masked=True)
+    finished_groups, _, finished_title = words.result_chart(result)
     finished = charts.curves_spec(finished_groups, levels, choice.steps, title=finished_title)
     colour = {trace["name"]: trace["line"]["color"] for trace in finished["data"]}
     drawn_titles = []
     for stages in seen:
         groups, title, groups_in_all = words.live_chart(choice, stages)
         spec = charts.curves_spec(groups, levels, choice.steps, title=title, groups_in_all=groups_in_all)
-        assert len(spec["data"]) <= 3 * len(choice.rates or (0,)) and len(spec["layout"]["shapes"]) == len(levels)
-        if choice.experiment != "mask":  # mask: the unmasked model's chart is its own finished chart
-            assert all(trace["line"]["color"] == colour[trace["name"]] for trace in spec["data"]), "colours moved"
+        assert len(spec["data"]) <= 3 * choice.models and len(spec["layout"]["shapes"]) == len(levels)
+        assert all(trace["line"]["color"] == colour[trace["name"]] for trace in spec["data"]), "colours moved"
         drawn_titles.append(title)
     assert tuple(dict.fromkeys(drawn_titles)) == titles
     groups, title, groups_in_all = words.live_chart(choice, seen[-1])
@@ -196,7 +195,7 @@ def test_the_live_chart_is_encoded_as_the_finished_chart(choice, titles):
 def test_the_live_legend_names_each_curve_once_and_the_bar_says_one_percent():
     legend = [trace["name"] for trace in charts.curves_spec(words.live_chart(
         coerce("mask")[0], [("training without the causal mask", MASK.unmasked.curves)])[0], (), 1200)["data"]]
-    assert legend == [words.CURVE_LABELS[name] for name in ("train", "held_out", "generating")]
+    assert legend == [f"{words.CURVE_LABELS[name]} (mask off)" for name in ("train", "held_out", "generating")]
     assert words.percent_done(0.1375) == 13 and "13%" in words.training_text("training", 0.1375, 1.0, 9.0)
     assert words.percent_done(0.29) == int(0.29 * 100)  # Streamlit's own truncation, float error included
 
@@ -259,10 +258,11 @@ def test_the_bars_print_a_loss_as_the_table_does():
 def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its_own_task():
     verdict = words.dropout_verdict(DROPOUT)
     assert "GPT-2-sized model, 124M parameters" in verdict and "millions" not in verdict
-    assert set(words.PAGE_TASKS) == set(EXPERIMENTS) and len(set(words.PAGE_TASKS.values())) == len(EXPERIMENTS)
-    assert "one head" in words.PAGE_TASKS["mask"] and 1 in HEAD_OPTIONS
-    assert "one layer" in words.PAGE_TASKS["heads"] and 1 in LAYER_OPTIONS
-    assert "seed" in words.PAGE_TASKS["dropout"] and "mask" not in words.PAGE_TASKS["dropout"]
+    tasks = {name: words.page_task(preset_choice(name), PRESETS[name].shipped()) for name in EXPERIMENTS}
+    assert len(set(tasks.values())) == len(EXPERIMENTS)
+    assert "different number of heads" in tasks["mask"] and len(HEAD_OPTIONS) > 1
+    assert "one layer" in tasks["heads"] and 1 in LAYER_OPTIONS
+    assert "seed" in tasks["dropout"] and "mask" not in tasks["dropout"]
 
 
 def test_the_dropout_bars_take_the_curves_colours_and_the_entropy_spans_the_plot():
@@ -288,3 +288,120 @@ def test_legends_sit_at_the_foot_of_the_figure_and_the_top_leaves_room_for_the_t
     legend = spec["layout"]["legend"]
     assert (legend["yref"], legend["y"], legend["yanchor"]) == ("container", 0, "bottom")
     assert spec["layout"]["margin"]["t"] >= charts.TOP_ROOM
+
+
+# --- every sentence decided by the run it describes: for each claim, a run where it is false says the other thing ---
+
+
+def _mask_with(**off):
+    return dataclasses.replace(MASK, runs=(dataclasses.replace(MASK.unmasked, **off), MASK.masked))
+
+
+def test_read_the_next_word_only_when_the_unmasked_run_shows_it():
+    assert "it learned to read the next word" in words.mask_verdict(MASK)
+    honest = _mask_with(train_loss=MASK.entropy + 0.03, held_out_loss=MASK.entropy + 0.03,
+                        generating_loss=MASK.entropy + 0.04)  # a model without the mask that did not cheat
+    verdict = words.mask_verdict(honest)
+    assert "read the next word, which" not in verdict and "did not learn to lean on the next word" in verdict
+    leaning = _mask_with(train_loss=MASK.entropy + 0.05, generating_loss=MASK.entropy + 1.5)
+    verdict = words.mask_verdict(leaning)
+    assert "does not show it reading the next word" in verdict and "leans on words" in verdict
+
+
+def test_the_mask_task_asks_about_both_models_on_screen_and_never_says_still_for_a_run_that_did_not():
+    assert "on the chart, which model" in words.mask_task(MASK) and "still read ahead" in words.mask_task(MASK)
+    honest = _mask_with(train_loss=MASK.entropy + 0.03, generating_loss=MASK.entropy + 0.04)
+    assert "still" not in words.mask_task(honest) and "does not read ahead" in words.mask_task(honest)
+    assert words.mask_task(None).startswith("Your turn: predict")
+
+
+def _heads_with_repeat(losses):
+    """The heads preset with its curves replaced by these losses (held-out and repeat alike)."""
+    curves = tuple(dataclasses.replace(curve, steps=tuple(range(0, 50 * len(losses), 50)),
+                                       losses=tuple(losses)) for curve in HEADS.curves)
+    return dataclasses.replace(HEADS, curves=curves, repeat_loss=losses[-1])
+
+
+def test_drops_only_when_the_repeat_loss_drops_and_stalls_when_it_stays_near_chance():
+    verdict = words.heads_verdict(HEADS)
+    assert "drops well below chance" in verdict and "steepest fall comes just before step 800" in verdict
+    flat = _heads_with_repeat([3.19, 3.18, 3.18, 3.17])  # the 1-layer run the issue measured: 3.19 -> 3.17
+    verdict = words.heads_verdict(flat)
+    assert "stays near chance" in verdict and "drops" not in verdict and "steepest" not in verdict
+    assert "steepest" not in words.scene_numbers(flat) and "steepest" in words.scene_numbers(HEADS)
+    partly = _heads_with_repeat([3.19, 2.6, 2.4, 2.2])
+    verdict = words.heads_verdict(partly)
+    assert "falls only part of the way" in verdict
+    assert "drops well" not in verdict and "stays near chance" not in verdict
+
+
+def test_the_heads_task_follows_the_run_on_screen():
+    assert "drops in this run" in words.heads_task(HEADS, 2) and "one layer" in words.heads_task(HEADS, 2)
+    flat = _heads_with_repeat([3.19, 3.18, 3.18, 3.17])
+    task = words.heads_task(flat, 1)
+    assert "does not drop in this run" in task and "two layers" in task and "still drop" not in task
+    assert "more training steps" in words.heads_task(flat, 2)
+
+
+def test_the_heads_description_says_what_to_watch_for_not_what_will_happen():
+    how = words.EXPERIMENT_HOW["heads"]
+    assert "Watch" in how and "does it" in how and "stalls near chance, then drops" not in how
+    assert all("Watch" in text for text in words.EXPERIMENT_HOW.values())
+    assert "small enough to learn by heart" not in words.EXPERIMENT_HOW["dropout"]
+
+
+def _dropout_with(*runs):
+    return dataclasses.replace(DROPOUT, runs=tuple(runs))
+
+
+def test_by_heart_only_for_the_models_below_the_entropy():
+    assert f"all {len(DROPOUT.runs)} models end" in words.dropout_verdict(DROPOUT)
+    above = _dropout_with(*(dataclasses.replace(run, train_loss=DROPOUT.entropy + 0.2) for run in DROPOUT.runs))
+    verdict = words.dropout_verdict(above)
+    assert "none of the 3 models ends" in verdict and "sentences learned by heart." not in verdict
+    mixed = _dropout_with(DROPOUT.runs[0], *(dataclasses.replace(run, train_loss=DROPOUT.entropy + 0.2)
+                                            for run in DROPOUT.runs[1:]))
+    verdict = words.dropout_verdict(mixed)
+    assert "1 of 3 models end" in verdict and "(p = 0)" in verdict and "the others did not" in verdict
+
+
+def test_narrows_the_gap_is_decided_from_the_gaps_not_the_held_out_loss():
+    first = DROPOUT.runs[0]
+    assert "narrows the gap" in words.dropout_verdict(DROPOUT)
+    base = dataclasses.replace(first, train_loss=0.40, held_out_loss=1.75)  # gap 1.35
+    lower_but_wider = dataclasses.replace(DROPOUT.runs[1], train_loss=0.30, held_out_loss=1.71)  # gap 1.41
+    verdict = words.dropout_verdict(_dropout_with(base, lower_but_wider))
+    assert "lowers the held-out loss" in verdict and "narrows" not in verdict
+    assert "widens, from 1.35 (p = 0) to **1.41**" in verdict
+    same = dataclasses.replace(DROPOUT.runs[1], train_loss=0.345, held_out_loss=1.70)  # gap 1.355
+    assert "stays about where it was" in words.dropout_verdict(_dropout_with(base, same))
+
+
+def test_no_sentence_about_what_dropout_changed_without_a_p_zero_model():
+    without_zero = _dropout_with(*DROPOUT.runs[1:])  # p = 0.1 and 0.3 only
+    verdict = words.dropout_verdict(without_zero)
+    assert "did not lower" not in verdict and "lowers" not in verdict and "narrows" not in verdict
+    assert "no p = 0 model" in verdict
+    assert "choose p = 0" in words.dropout_task(without_zero)
+
+
+def test_the_dropout_task_says_still_only_when_dropout_lowered_the_loss_on_screen():
+    assert "does dropout still lower" in words.dropout_task(DROPOUT) and "stay open" in words.dropout_task(DROPOUT)
+    worse = _dropout_with(DROPOUT.runs[0], dataclasses.replace(
+        DROPOUT.runs[1], held_out_loss=DROPOUT.runs[0].held_out_loss + 0.2))
+    assert "still" not in words.dropout_task(worse) and "lower, this time," in words.dropout_task(worse)
+    closed = _dropout_with(DROPOUT.runs[0], dataclasses.replace(
+        DROPOUT.runs[1], held_out_loss=DROPOUT.runs[1].train_loss + 0.05))
+    assert "stay closed" in words.dropout_task(closed)
+
+
+def test_the_measures_behind_the_words():
+    from attn_core.training import measures
+
+    assert measures.course([3.19, 3.17], 3.18) == "near chance" and measures.course([3.2, 0.18], 3.18) == "dropped"
+    assert measures.course([3.2, 2.2], 3.18) == "partly" and measures.course([3.2, 3.9], 3.18) == "partly"
+    assert measures.steepest_fall([0, 50, 100], [3.0, 2.9, 1.0]) == 100
+    assert measures.steepest_fall([0, 50], [1.0, 1.2]) is None
+    assert measures.read_ahead(0.0001, 9.0, 0.72) and not measures.read_ahead(0.74, 0.75, 0.72)
+    assert measures.gap_change(1.35, 1.41) == "widens" and measures.gap_change(1.83, 1.41) == "narrows"
+    assert measures.gap_change(1.35, 1.355) == "same" and measures.gap_closed(0.05) and not measures.gap_closed(0.2)
