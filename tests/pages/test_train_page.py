@@ -396,7 +396,7 @@ def test_the_heads_table_states_its_baseline_and_signs_the_change():
     at = open_page(exp="heads")
     shipped = PRESETS["heads"].shipped()
     (row,) = [row for row in table_rows(at) if row["head"] == "L1 H2"]
-    assert row[words.without_column(shipped)] == "0.14 (\u22120.04, falls)"
+    assert row[words.without_column(shipped)] == "0.16 (\u22120.07, falls)"
     assert words.HEADS_TABLE_HEADING in [s.value for s in at.subheader]
 
 
