@@ -24,6 +24,7 @@ STEPS = 64  # table entries: 2^(j/64) for j = 0..63
 with localcontext() as digits:  # 2^(j/64) to 40 digits in Python's decimal arithmetic, the same on any machine,
     digits.prec = 40  # then rounded once to the nearest float
     TWO_POWERS = np.array([float(Decimal(2) ** (Decimal(j) / STEPS)) for j in range(STEPS)])
+TWO_POWERS.setflags(write=False)  # a constant table, never state
 LN2 = 0.6931471805599453  # ln 2 rounded to a float: only picks k, so its last bit cannot matter
 LN2_HI = 6.93147180369123816490e-01  # ln 2's leading 32 bits (as in fdlibm): k * LN2_HI / 64 is exact for |k| < 2^20
 LN2_LO = 1.90821492927058770002e-10  # the rest of ln 2

@@ -61,7 +61,7 @@ SETTINGS_HELP = MappingProxyType({
     "rates": "Each p trains its own model, dropout on the attention weights while it trains.",
     "steps": "Adam updates for each model; the bounds keep a run short.",
     "seed": ("Fixes the data, the starting weights and the dropout draws, so a run can be repeated bit for bit, "
-             "on this server or any other x86-64 one."),
+             "on this server or any other with an Intel or AMD processor."),
 })
 SHOW_MASKED = "Tiles and samples of the model with the causal mask"
 SHOW_MASKED_HELP = ("Both models train in this experiment and both are on the chart; the switch picks which one "
