@@ -25,6 +25,8 @@ DO $$ BEGIN
   END IF;
 END $$;
 SQL
-as_postgres psql -tAc "SELECT 1 FROM pg_database WHERE datname = 'attn_lab_test'" | grep -q 1 \
-  || as_postgres createdb -O attn_lab attn_lab_test >&2
+# A fresh database every time: a test database left by an earlier run (another branch, a newer schema) would make
+# the tests read what they did not write.
+as_postgres dropdb --if-exists --force attn_lab_test >&2
+as_postgres createdb -O attn_lab attn_lab_test >&2
 echo "postgresql+psycopg://attn_lab:attn_lab@127.0.0.1:5432/attn_lab_test"
