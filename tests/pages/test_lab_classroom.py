@@ -85,24 +85,26 @@ def test_a_note_about_a_fixed_link_is_a_toast_in_projector_mode_and_a_box_otherw
 
 
 def test_csv_download_carries_the_weights_and_the_maps_file_name(monkeypatch):
-    """The CSV is deferred: registered with the button, written only when the button is pressed."""
+    """The CSV is eager data, served over HTTP by the replica that ran the page, so it still downloads after a
+    failover (share.py says why deferred data would not); it is registered once, as a static download."""
     registered = []
-    original = MediaFileManager.add_deferred
+    original = MediaFileManager.add
 
-    def spy(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        registered.append((data_callable, mimetype, file_name))
-        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+    def spy(self, path_or_data, mimetype, coordinates, file_name=None, is_for_static_download=False):
+        registered.append((path_or_data, mimetype, file_name, is_for_static_download))
+        return original(self, path_or_data, mimetype, coordinates, file_name, is_for_static_download)
 
-    monkeypatch.setattr(MediaFileManager, "add_deferred", spy)
+    monkeypatch.setattr(MediaFileManager, "add", spy)
     at = run_lab(causal="1", heads="4", view="2", pad="5,6")
     settings = Settings(causal=True, heads=4, view=2, padded=(5, 6))
     button = at.get("download_button")[0]
     assert button.proto.label == "Weights as CSV" and button.proto.ignore_rerun
-    assert button.proto.deferred_file_id
-    (write, mimetype, filename), = registered
-    assert mimetype == "text/csv"
+    assert button.proto.url and not button.proto.deferred_file_id
+    (data, mimetype, filename, static), = [entry for entry in registered if entry[1] == "text/csv"]
+    assert mimetype == "text/csv" and static
     assert filename == "attention-head2of4_causal_pad5-6.csv" == export.csv_file_name(settings)
-    assert write() == export.weights_csv(compute(settings))
+    written = data.decode() if isinstance(data, bytes) else data
+    assert written == export.weights_csv(compute(settings))
 
 
 def test_plotly_toolbar_saves_a_png_named_like_the_csv_at_slide_scale():
