@@ -443,7 +443,7 @@ def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...]
 
 
 def url_keys_markdown() -> str:
-    """The README's table of URL keys, made from the declarations above (a test keeps the README in step)."""
+    """The table of URL keys in docs/urls.md, made from the declarations above (a test keeps it in step)."""
     lines = ["| key | meaning | values (default) |", "| --- | --- | --- |"]
     for declared in FIELDS:
         default = FORMATS_FOR_README.get(declared.kind, lambda f: f"`{Settings().to_query_full()[f.key]}`")(declared)

@@ -2,7 +2,7 @@
 the seed. It plays the part Settings plays for the Lab: widgets or the URL -> TrainChoice -> an experiment config.
 
 The bounds keep every run within 10 s on one core of the development machine (bench/train.py): the dearest
-choice of each experiment, measured, is in the README. A URL value outside them is replaced, with a note.
+choice of each experiment, measured, is in docs/training.md. A URL value outside them is replaced, with a note.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")  # B
 # grows those bits into other curves (the dropout preset differed from step 125 on). Nehalem's kernel runs on
 # every CPU NumPy 2 itself runs on (its wheels need x86-64-v2, Nehalem's instruction set), so pinning it gives
 # one answer everywhere. Measured on the dropout preset, one core: 18.2-19.5 s against 18.2 s on Haswell's
-# kernel, within the noise of that machine (README, "Training").
+# kernel, within the noise of that machine (docs/training.md).
 BLAS_KERNEL = "Nehalem"
 
 

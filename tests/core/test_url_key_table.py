@@ -1,4 +1,4 @@
-"""The README's table of URL keys is the one the declarations make, and the Lab's view-key readers note what
+"""The table of URL keys in docs/urls.md is the one the declarations make, and the Lab's view-key readers note what
 they drop."""
 
 import re
@@ -6,15 +6,15 @@ from pathlib import Path
 
 from attn_core.query import lab_view_notes, read_row, url_keys_markdown
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+KEY_TABLE = Path(__file__).resolve().parents[2] / "docs" / "urls.md"
 
 
-def test_the_readme_key_table_is_made_from_the_declarations():
-    text = README.read_text()
+def test_the_docs_key_table_is_made_from_the_declarations():
+    text = KEY_TABLE.read_text()
     found = re.search(r"<!-- url-keys:[^\n]*-->\n(.*?)\n<!-- /url-keys -->", text, re.S)
-    assert found, "README.md lost its url-keys markers"
+    assert found, "docs/urls.md lost its url-keys markers"
     assert found[1] == url_keys_markdown(), (
-        "the README's key table differs from attn_core.query.url_keys_markdown(); paste its output between the markers"
+        "the key table in docs/urls.md differs from attn_core.query.url_keys_markdown(); paste its output there"
     )
 
 
