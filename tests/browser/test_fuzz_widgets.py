@@ -20,6 +20,7 @@ one server per database, a fixed list of values, a time limit per run; about 2 t
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 import os
 import sys
@@ -39,6 +40,13 @@ import load  # noqa: E402  (bench/load.py: ws_url, SUCCESS)
 from load_poll import ProtocolSession  # noqa: E402
 
 from attn_poll import Poll, open_store  # noqa: E402
+
+def run_apart(coroutine):
+    """asyncio.run() in a thread of its own: a pytest worker that ran a Playwright test before has an event loop
+    running in its main thread (Playwright's sync API), where asyncio.run() refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 HUGE = "x" * 50_000
 MARKUP = "**bold** <b>tag</b> <script>alert(1)</script> [link](javascript:alert(1)) $x^2$ :red[red] {{x}} %s"
@@ -167,7 +175,7 @@ def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
                 await session.__aexit__(None, None, None)
 
     try:
-        asyncio.run(asyncio.wait_for(main(), TOTAL_TIMEOUT_S))
+        run_apart(asyncio.wait_for(main(), TOTAL_TIMEOUT_S))
         log = server.log_path.read_text(errors="replace")
     finally:
         server.stop()
@@ -195,7 +203,7 @@ def test_malformed_json_is_read_as_no_value_in_its_session_and_no_other(tmp_path
             return broken, first.exceptions + again.exceptions
 
     try:
-        broken, other = asyncio.run(asyncio.wait_for(main(), 120))
+        broken, other = run_apart(asyncio.wait_for(main(), 120))
     finally:
         server.stop()
     assert not broken, f"the sender's own session goes on: {broken}"
