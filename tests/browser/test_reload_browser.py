@@ -103,7 +103,7 @@ def heads_change(page):
 
 
 def shapes_change(page):
-    nudge_slider(page, "Batch size B (sentences processed together)", 3)
+    nudge_slider(page, "Batch size B of the GPT-2 column", 3)
     page.get_by_text("The memory against T", exact=False).first.click()  # the fold holds the T slider
     harness.wait_for_app(page)
     nudge_slider(page, "Context length T", 1)
