@@ -123,6 +123,10 @@ button:not(:disabled) kbd { opacity: 1 !important; }
   .stApp:not(:has(.attn-projector)) .st-key-lab-panel .st-key-map-row {
     position: sticky; bottom: 0; z-index: 4; padding: 0.3rem 0 0.2rem;
     background: #fff; background: light-dark(#fff, #0e1117); border-top: 1px solid #d0d4dc; }
+  /* a control scrolled to (by focus, or a find) lands between the pinned map and the pinned sentence, not under
+     them: TOUCH_JS keeps the two heights in --attn-pin-top and --attn-pin-bottom */
+  .stApp:not(:has(.attn-projector)):has(.st-key-lab-panel) [data-testid="stMain"] {
+    scroll-padding-top: var(--attn-pin-top, 4.5rem); scroll-padding-bottom: var(--attn-pin-bottom, 0px); }
 }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
@@ -273,6 +277,22 @@ if (!window.__attnTouch) {
       }
     }, 0);
   }, {capture: true});
+  // The Lab on a phone pins its map under the header and the row's sentence at the bottom (CSS above): the room
+  // between them is where a control scrolled into view must land, so the scroll padding follows their heights.
+  setInterval(() => {
+    const style = document.documentElement.style;
+    const map = document.querySelector('.st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"])');
+    const row = document.querySelector(".st-key-lab-panel .st-key-map-row");
+    if (!map || getComputedStyle(map).position !== "sticky") {
+      style.removeProperty("--attn-pin-top");
+      style.removeProperty("--attn-pin-bottom");
+      return;
+    }
+    const top = Math.round(parseFloat(getComputedStyle(map).top) + map.getBoundingClientRect().height + 8);
+    const bottom = row ? Math.round(row.getBoundingClientRect().height + 8) : 0;
+    style.setProperty("--attn-pin-top", top + "px");
+    style.setProperty("--attn-pin-bottom", bottom + "px");
+  }, 400);
 }
 </script>
 """
