@@ -18,7 +18,9 @@ sidebar_nav()
 @st.fragment
 def lab() -> None:
     incoming = state.current_settings()
-    layout = projector.lab_layout(projector.projector_on())
+    on = projector.projector_on()
+    projector.whole_page_follows(on)
+    layout = projector.lab_layout(on)
     with layout.controls:
         projector.projector_switch()
         settings, notes = lab_controls(incoming)

@@ -56,6 +56,19 @@ def is_on() -> bool:
     return bool(st.session_state.get(MODE_KEY, False))
 
 
+FRAGMENT_MODE_KEY = "lab.projector.drawn"  # the mode the Lab's fragment last drew
+
+
+def whole_page_follows(on: bool) -> None:
+    """Inside a fragment that holds a projector switch (the Lab): when the switch changed the mode, the whole page
+    runs again once, so what lies outside the fragment (the newcomer line, the join switch) follows it too; else
+    a switched-on projector kept the newcomer line above the map and the Lab no longer fitted 720 px."""
+    drawn = st.session_state.get(FRAGMENT_MODE_KEY)
+    st.session_state[FRAGMENT_MODE_KEY] = on
+    if drawn is not None and drawn != on:
+        st.rerun(scope="app")
+
+
 def projector_switch(key: str = SWITCH_KEY) -> None:
     """The switch. Every switch writes the app-wide mode and the URL at once."""
     st.toggle("Projector mode", key=key, help="Large text, maps and tiles for a lecture hall; hides the explanations.",
