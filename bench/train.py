@@ -66,7 +66,7 @@ def estimate_errors(hogs: int, hog_seconds: float, every: float) -> None:
     time as now expected from its own pace (elapsed + time left). Error = shown / real - 1, real = the run's time."""
     import subprocess
 
-    from attn_ui.widgets.training_runs import RunBoard
+    from attn_ui.views.training_runs import RunBoard
 
     board = RunBoard()
     board.warm_up().join()

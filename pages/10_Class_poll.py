@@ -1,11 +1,11 @@
 """Class poll: the room votes on a Check yourself question, talks, votes again, then sees the answer.
 
-This page only wires: the URL picks the face (attn_ui/widgets/poll_view.py); the rooms live in a database
+This page only wires: the URL picks the face (attn_ui/views/poll_view.py); the rooms live in a database
 through attn_poll. No room in the URL: open a room or join one. `?room=CODE&host=SECRET`: the host's controls
 and projector board. `?room=CODE`: a student's phone.
 """
 
-from attn_ui.widgets import poll_view
+from attn_ui.views import poll_view
 
 poll_view.frame()
 face = poll_view.face()

@@ -7,7 +7,7 @@ from attn_core.lessons import masks as lessons
 from attn_core.query import read_choice, read_text_choice, read_word
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, predict, quiz_view, state
+from attn_ui.widgets import controls, panels, predict, questions, state
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words, training_words
@@ -47,7 +47,7 @@ change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
 panels.chart(mask_charts.later_change_table(change), key="peek.change", config=layout.still_config(), place=right)
 
-quiz_view.inline_question("pad-zero-trap")
+questions.inline_question("pad-zero-trap")
 st.markdown(mask_words.ROUTES_HOW)
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider("Query row", range(len(labels)), key="peek.row", format_func=lambda r: f"{r + 1}: {labels[r]}")

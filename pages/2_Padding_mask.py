@@ -7,7 +7,7 @@ from attn_core.lessons import masks as lessons
 from attn_core.tokens import unique_labels
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, quiz_view, state
+from attn_ui.widgets import controls, panels, questions, state
 from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
@@ -16,7 +16,7 @@ ADDRESS = PageAddress("pad", Settings(causal=True, padded=(5, 6)), ("causal", "p
                       {"causal": "pad.causal", "padded": "pad.pad"})
 lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
 st.markdown(mask_words.PAD_INTRO)
-quiz_view.inline_question("pad-one-open-cell")  # asked before the map, which shows row 1's one cell
+questions.inline_question("pad-one-open-cell")  # asked before the map, which shows row 1's one cell
 
 start = ADDRESS.start()
 labels = unique_labels(start.base.tokens)

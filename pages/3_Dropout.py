@@ -6,7 +6,7 @@ from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, predict, quiz_view, state
+from attn_ui.widgets import controls, panels, predict, questions, state
 from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
@@ -15,7 +15,7 @@ ADDRESS = PageAddress("drop", Settings(dropout=0.5), ("p", "train", "rescale", "
                       {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")})
 lesson_page("Dropout on attention weights", "What does dropout do to a row of weights, and why rescale?", 5)
 st.markdown(mask_words.DROP_INTRO)
-quiz_view.inline_question("dropout-rescale")  # asked before the tiles, which show the mean row sum
+questions.inline_question("dropout-rescale")  # asked before the tiles, which show the mean row sum
 
 left, right = st.columns([1, 1.3], gap="medium")
 with left:

@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_core.query import read_number_in_range
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, quiz_view, state, tables
+from attn_ui.widgets import panels, questions, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -32,7 +32,7 @@ for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in or
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
         panels.chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"), place=column)
 
-quiz_view.inline_question("heads-start-column")  # asked before the section that answers it
+questions.inline_question("heads-start-column")  # asked before the section that answers it
 st.subheader("Where each head's output goes")
 st.markdown(head_words.concat_sentence(result))
 panels.chart(panels.drawn(hf.concat_figure, result), config=download_config("concat"))

@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_core.query import read_choice, read_number_in_range
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, predict, quiz_view, state, tables
+from attn_ui.widgets import panels, predict, questions, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -25,7 +25,7 @@ result = state.cached_compute(settings)
 st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
             "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
             "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
-quiz_view.inline_question("shapes-double-context")  # asked before the shapes, whose scores hold T twice
+questions.inline_question("shapes-double-context")  # asked before the shapes, whose scores hold T twice
 batch = st.slider("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)", 1, 64,
                   key="shapes.batch")
 tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")

@@ -1,13 +1,14 @@
 """Train it yourself: a tiny NumPy model learns with the Lab's switches, live, and shows what they do.
 
 Wiring only: the URL or the widgets -> a TrainChoice -> the shipped, cached or live result -> figures and words
-(attn_ui/widgets/train_view.py). `?exp=heads&layers=1` opens an experiment with its switches; `&mode=projector`
+(attn_ui/views/train_view.py). `?exp=heads&layers=1` opens an experiment with its switches; `&mode=projector`
 opens it large for a lecture hall.
 """
 
 import streamlit as st
 
-from attn_ui.widgets import panels, projector, train_view
+from attn_ui.views import train_view
+from attn_ui.widgets import panels, projector
 from attn_ui.widgets.page import lesson_end, lesson_page
 from attn_ui.words import training_words as words
 

@@ -1,12 +1,14 @@
 """Check yourself: every question the two lessons ask, answered here with instant feedback.
 
-This page only wires: the bank (attn_ui/quiz/) -> the renderer (attn_ui/widgets/quiz_view.py). Answers live in
-session state under quiz.*, so they survive reruns and trips to other pages.
+This page only wires: the bank (attn_ui/quiz/) -> the page view (attn_ui/views/quiz_view.py; each question is
+drawn by attn_ui/widgets/questions.py). Answers live in session state under quiz.*, so they survive reruns and
+trips to other pages.
 """
 
 import streamlit as st
 
-from attn_ui.widgets import panels, quiz_view
+from attn_ui.views import quiz_view
+from attn_ui.widgets import panels
 from attn_ui.widgets.page import lesson_page
 
 lesson_page("Check yourself", "Can you predict what attention does before you look?", 15)

@@ -1,7 +1,7 @@
 """Lecture scenes: a 50-minute lecture as a sequence of questions, each answered on the board when the lecturer
 presses Next.
 
-The scenes are data (attn_ui/words/scenes.py) and the board draws each scene's kind (attn_ui/widgets/scene_board.py);
+The scenes are data (attn_ui/words/scenes.py) and the board draws each scene's kind (attn_ui/views/scene_board.py);
 this page only wires them. `?scene=3` opens scene 3 at its question, `&reveal=1` with its answer showing, and
 `&mode=projector` large enough for a lecture hall.
 """
@@ -9,7 +9,8 @@ this page only wires them. `?scene=3` opens scene 3 at its question, `&reveal=1`
 import streamlit as st
 
 from attn_core.query import read_flag
-from attn_ui.widgets import panels, projector, scene_board, scene_nav, state, train_view
+from attn_ui.views import scene_board, scene_nav, train_view
+from attn_ui.widgets import panels, projector, state
 from attn_ui.widgets.page import lab_button, lesson_page
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
 

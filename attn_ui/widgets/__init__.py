@@ -1,4 +1,4 @@
-"""The Streamlit pieces: state and URL, controls, panels, the page frame, the look."""
+"""The shared Streamlit pieces: state and URL, controls, a quiz question, panels, the page frame, the look."""
 
 from attn_ui.widgets import untrusted
 

@@ -7,7 +7,7 @@ four routes and the 29% trap, padding and the empty row, dropout and the rescale
 quadratic wall, one row by hand.
 
 What the board draws is the scene's `kind`: "map" is the Lab's map of `settings`; the others are one lesson figure
-each, drawn by the registry in attn_ui/widgets/scene_board.py with the lesson's own builders. A new kind (the
+each, drawn by the registry in attn_ui/views/scene_board.py with the lesson's own builders. A new kind (the
 training page adds some) needs a facts function in FACTS below and a drawing in that registry.
 
 No number is written into the text: titles, questions and answers are templates whose `{fields}` are filled at
@@ -38,7 +38,7 @@ class Scene:
     narration: str  # the answer, revealed by the lecturer: Markdown template, one or two sentences, no user text
     row: int | None = None  # 1-based query row to outline, or None
     question: str = ""  # asked before anything is shown: Markdown template
-    kind: str = "map"  # what the board draws (attn_ui/widgets/scene_board.py)
+    kind: str = "map"  # what the board draws (attn_ui/views/scene_board.py)
     training: str | None = None  # kind "training": the preset ("mask", "heads") whose shipped curves it shows
 
 

@@ -244,7 +244,7 @@ def test_undo_takes_back_the_last_line():
 
 
 def inline_script() -> None:
-    from attn_ui.widgets.quiz_view import inline_question
+    from attn_ui.widgets.questions import inline_question
 
     inline_question("pad-broadcast")
 

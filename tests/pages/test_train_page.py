@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core.training import PRESETS, run
 from attn_core.training.choices import TrainChoice, coerce, preset_choice
-from attn_ui.widgets.training_runs import RunBoard
+from attn_ui.views.training_runs import RunBoard
 from attn_ui.words import training_words as words
 from attn_ui.words.scenes import SCENES, TRAINING_SCENES
 from tests.apptest_helpers import APP, checked, metrics
@@ -278,7 +278,7 @@ def test_a_slowed_run_shows_the_time_left_at_its_own_pace(monkeypatch):
     """The board estimates 0.001 s a step; the run is made three times slower (each Progress moves the clock by
     three times what the estimate allowed it). What a watcher is shown must follow the run's pace: the first
     estimate is off by a factor of three, the last figure shown is within 25% of the real time."""
-    from attn_ui.widgets import training_runs
+    from attn_ui.views import training_runs
 
     clock = SlowClock()
     board = RunBoard(slots=1, clock=clock)
@@ -311,7 +311,7 @@ def test_a_slowed_run_shows_the_time_left_at_its_own_pace(monkeypatch):
 
 
 def test_time_left_blends_the_first_estimate_until_the_run_has_a_pace():
-    from attn_ui.widgets.training_runs import TRUST_PACE_AFTER, time_left
+    from attn_ui.views.training_runs import TRUST_PACE_AFTER, time_left
 
     assert time_left(10.0, 2.0, 0.0, None) == 8.0  # nothing done yet: the first estimate, less the time spent
     assert time_left(10.0, 30.0, 0.5, (30.0, 0.0)) == pytest.approx(30.0)  # half done in 30 s: 30 s to go

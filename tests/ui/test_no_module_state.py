@@ -34,9 +34,9 @@ ALLOWED_CACHES = frozenset({
 })
 # st.cache_resource: shared objects that hold no student's data, one per server on purpose.
 ALLOWED_RESOURCES = frozenset({
-    ("attn_ui.widgets.poll_service", "_poll_for"),  # the class poll's database engine (a pool of connections)
+    ("attn_ui.views.poll_service", "_poll_for"),  # the class poll's database engine (a pool of connections)
     # the training run board: its threads, their queue for the bounded slots and the measured step times
-    ("attn_ui.widgets.training_runs", "run_board"),
+    ("attn_ui.views.training_runs", "run_board"),
 })
 # Modules of work in progress that still keep constant tables in plain dicts/lists (reported to their
 # owners; each entry goes once the tables are MappingProxyType/tuple). Not strict: fixing one must not fail.
@@ -116,7 +116,7 @@ def test_no_globals_and_no_stray_caches(path):
 
 
 def test_the_one_resource_exists():
-    from attn_ui.widgets import poll_service, training_runs
+    from attn_ui.views import poll_service, training_runs
 
     assert hasattr(poll_service._poll_for, "clear"), "_poll_for must be the st.cache_resource wrapper"
     assert hasattr(training_runs.run_board, "clear"), "run_board must be the st.cache_resource wrapper"

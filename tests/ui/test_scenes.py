@@ -12,7 +12,7 @@ import pytest
 from attn_core import compute, settings_from_query
 from attn_core.lessons import heads as head_lessons
 from attn_core.lessons import masks as mask_lessons
-from attn_ui.widgets.scene_board import BOARDS
+from attn_ui.views.scene_board import BOARDS
 from attn_ui.words.explain import kpi_values
 from attn_ui.words.scenes import FACTS, SCENES, Scene, scene_facts, scene_number, scene_words
 

@@ -151,7 +151,7 @@ def test_the_projector_verdict_compares_both_models_in_three_lines():
 
 def _live_stages(choice):
     """The stages a watcher draws, as the run board keeps them, after each Progress of a real run."""
-    from attn_ui.widgets.training_runs import LiveRun
+    from attn_ui.views.training_runs import LiveRun
 
     live, seen = LiveRun(choice, estimate=1.0), []
     for progress in choice.progress():

@@ -16,7 +16,8 @@ from attn_core import Result
 from attn_core.lessons import masks as mask_lessons
 from attn_ui.figures import head_charts, layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import panels, projector, train_view
+from attn_ui.views import train_view
+from attn_ui.widgets import panels, projector
 from attn_ui.words import mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, Scene
 

@@ -32,10 +32,10 @@ from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.layout import download_config
 from attn_ui.figures.plotly_fast import ReadyFigure
-from attn_ui.widgets import panels, predict, quiz_view
+from attn_ui.views.training_runs import LiveRun, RunView, run_board
+from attn_ui.widgets import panels, predict, questions
 from attn_ui.widgets import projector as projector_mode
 from attn_ui.widgets.state import cached_training
-from attn_ui.widgets.training_runs import LiveRun, RunView, run_board
 from attn_ui.words import training_words as words
 
 QUERY_KEYS = ("exp", "heads", "layers", "p", "steps", "seed")
@@ -226,7 +226,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         _task(choice, result, projector)
     elif choice.is_preset:
         question = words.VERDICT_QUESTIONS[choice.experiment]
-        quiz_view.inline_question(question)
+        questions.inline_question(question)
         with predict.answer_fold(question, words.PRESET_FOLD):  # the task asks about the run: it folds with it
             show_result(result, show_masked, projector)
             _task(choice, result, projector)

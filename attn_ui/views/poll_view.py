@@ -35,7 +35,8 @@ from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, Roo
 from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
-from attn_ui.widgets import join, look, poll_service, projector
+from attn_ui.views import poll_service
+from attn_ui.widgets import join, look, projector
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import lab_button
 from attn_ui.words import poll_words
