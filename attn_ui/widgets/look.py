@@ -281,7 +281,8 @@ if (!window.__attnTouch) {
   // between them is where a control scrolled into view must land, so the scroll padding follows their heights.
   setInterval(() => {
     const style = document.documentElement.style;
-    const map = document.querySelector('.st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"])');
+    const map = document.querySelector(
+      '.st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"])');
     const row = document.querySelector(".st-key-lab-panel .st-key-map-row");
     if (!map || getComputedStyle(map).position !== "sticky") {
       style.removeProperty("--attn-pin-top");

@@ -41,6 +41,7 @@ from load_poll import ProtocolSession  # noqa: E402
 
 from attn_poll import Poll, open_store  # noqa: E402
 
+
 def run_apart(coroutine):
     """asyncio.run() in a thread of its own: a pytest worker that ran a Playwright test before has an event loop
     running in its main thread (Playwright's sync API), where asyncio.run() refuses to start."""
