@@ -1,4 +1,4 @@
-"""The experiments' claims, asserted on short seeded runs (about 6 s of CPU in all)."""
+"""The experiments' claims, asserted on short seeded runs (about 15 s of CPU in all, on one BLAS thread)."""
 
 from __future__ import annotations
 
