@@ -7,7 +7,7 @@ drawn from their shipped runs, a poll room opened with a click. A file the app n
 here. The same venv is what Streamlit Community Cloud installs, so this also proves nothing hides in
 requirements-dev.txt or this machine's site-packages, and that the app writes nothing next to itself.
 
-Slow: pip from the registry took 58 s here (2026-12-01, under the heavy-run lock), the pages about a minute.
+Slow: pip from the registry took 23 s here without byte-compiling (2026-12-02), the pages about a minute.
 It skips without Chromium, Playwright, haproxy or a package index, except under REQUIRE_BROWSER=1 /
 REQUIRE_PROXY=1 (CI), where any of those missing is a failure.
 """
@@ -62,7 +62,9 @@ def venv_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if made.returncode:
         unavailable(f"python -m venv failed: {made.stderr[-500:]}")
     python = venv / "bin" / "python"
-    installed = run(python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r",
+    # --no-compile: byte-compiling every installed module took most of the install (23 s without it here, 58 to
+    # 85 s with it); Python compiles what the app imports when it imports it, as a fresh container would anyway.
+    installed = run(python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile", "-r",
                     ROOT / "requirements.txt", timeout=INSTALL_TIMEOUT_S)
     if installed.returncode:
         unavailable(f"pip install -r requirements.txt failed (offline?):\n{installed.stderr[-1500:]}")
