@@ -7,8 +7,8 @@ and projector board. `?room=CODE`: a student's phone.
 
 from attn_ui.views import poll_view
 
-poll_view.frame()
-face = poll_view.face()
+face = poll_view.face()  # reads the URL and the database; draws nothing
+poll_view.frame(switch=face.kind != "host")  # the host's board puts the projector switch in its tools row
 if face.kind == "host":
     poll_view.host_face(face.code, face.secret, face.problem)
 elif face.kind == "student":

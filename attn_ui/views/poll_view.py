@@ -76,12 +76,14 @@ class Face:
     problem: str = ""  # why the URL could not be used as it is ("" when it could)
 
 
-def frame() -> None:
+def frame(switch: bool = True) -> None:
+    """The page's frame. `switch=False`: the face draws the projector switch itself (the host: in its tools row,
+    which saves the board a row of its 720 px)."""
     st.set_page_config(page_title="Class poll · Attention Lab", page_icon=":material/how_to_vote:", layout="wide")
     look.apply_look()
     look.apply_poll_look()
     sidebar_nav()
-    projector.page_mode()  # the app-wide switch and its CSS, on every face of the poll
+    projector.page_mode(switch=switch)  # the app-wide mode and its CSS, on every face of the poll
     st.title("Class poll")
 
 
@@ -159,18 +161,26 @@ def show_question(question: PollQuestion) -> None:
 
 def show_reveal(question: PollQuestion, folded: bool = False) -> None:
     """The right option, why it is right, why each wrong one fails, and the Lab link. folded (the projector):
-    the wrong options' reasons wait in an expander, so the board stays inside one 1280x720 screen."""
+    the reasons wait in an expander under the answer, so the board stays inside one 1280x720 screen."""
     name = question.option_name(question.answer)
     right = "" if question.versions else f" {question.options[question.answer]}"
     st.success(f"**The answer is {name}.**{right}", icon=":material/check_circle:")
-    st.markdown(question.explanation)
     whys = [(index, why) for index, why in enumerate(question.whys) if why]
-    with st.expander("Why not the others?") if folded and whys else st.container():
-        for index, why in whys:
-            st.markdown(f"**Why not {question.option_name(index)}?** {why}")
+    if folded:  # the lecturer opens the reasons when the room is ready for them
+        label = f"Why {name}, and why not the others?" if whys else f"Why {name}?"
+        with st.expander(label):
+            _reasons(question, whys)
+    else:
+        _reasons(question, whys)
     if question.lab is not None:
         settings, _ = question.lab.settings()
         lab_button(settings, question.lab.label, **question.lab.view)
+
+
+def _reasons(question: PollQuestion, whys: list[tuple[int, str]]) -> None:
+    st.markdown(question.explanation)
+    for index, why in whys:
+        st.markdown(f"**Why not {question.option_name(index)}?** {why}")
 
 
 # --- no room: open one, or join one by its code ----------------------------------------------------------------
@@ -273,6 +283,7 @@ def host_tools(code: str, secret: str) -> None:
             st.markdown("This page's address controls the room. Keep it to yourself, and press F11 (full screen) "
                         "before you project, so the back row cannot read it from the address bar.")
             st.code(_host_link(code, secret), language=None, wrap_lines=True)
+        projector.page_switch()  # last in the row on the projector (look.py), in the sidebar off it
 
 
 def join_panel(link: join.JoinLink, big: bool, large: bool = False) -> None:
@@ -356,7 +367,7 @@ def board(code: str, version: int, secret: str = "") -> None:
 
 
 def host_face(code: str, secret: str, problem: str = "") -> None:
-    big = projector.is_on()  # frame() decided it and drew the switch
+    big = projector.is_on()  # frame() decided it; the switch is drawn in the tools row
     if big:
         look.apply_poll_projector_look()
     if big:
@@ -368,6 +379,7 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, secret))
     if error is not None:
         show_problem(error)
+        projector.page_switch()
         retry_soon()
         return
     link = join.remember(state.code)
