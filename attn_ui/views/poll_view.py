@@ -50,7 +50,6 @@ SHOWN_VOTE_PREFIX = "poll.db."  # + the radio's key: the vote the database held 
 BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 PHONE_EVERY_S = 2.0  # a phone needs the new question or the reveal soon, not the counts: half the load
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
-QR_LOBBY_EXTRA = 0  # the lobby keeps the QR size: the large room code and the QR fit 1280x720 together
 OPEN_NOTE_KEY = "poll.open.note"
 JOIN_NOTE_KEY = "poll.join.note"
 TYPED_KEY = "poll.typed"
@@ -286,14 +285,14 @@ def host_tools(code: str, secret: str) -> None:
         projector.page_switch()  # last in the row on the projector (look.py), in the sidebar off it
 
 
-def join_panel(link: join.JoinLink, big: bool, large: bool = False) -> None:
+def join_panel(link: join.JoinLink, big: bool) -> None:
     """The code, link and QR code. The count of students in is the board's (live), not repeated here."""
     with st.container(key="poll-join"):
         st.markdown("**Join on your phone**")
         st.markdown(f"`{link.short}`")
         with st.container(key="poll-code"):
             st.markdown(f"**{link.code}**")
-        join.show_qr(link, (QR_PIXELS[0] if big else QR_PIXELS[1]) + (QR_LOBBY_EXTRA if large else 0))
+        join.show_qr(link, QR_PIXELS[0] if big else QR_PIXELS[1])
 
 
 def _status(state: RoomState) -> str:
@@ -389,7 +388,7 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
     side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
     with side:
         if answer is None:
-            join_panel(link, big, large=lobby)
+            join_panel(link, big)
         else:  # nobody votes now: the answer takes the join code's place, beside the counts
             with st.container(key="poll-answer"):
                 show_reveal(answer, folded=True)

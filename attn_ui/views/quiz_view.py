@@ -19,11 +19,6 @@ from attn_ui.widgets import address
 from attn_ui.widgets.questions import (
     ANSWERS_KEY,
     FIRST_KEY,
-    PICKER_KEY,
-    SECTION_KEY,
-    SECTION_PARAM,
-    SHAPES,
-    URL_SECTION_KEY,
     answers,
     first_answers,
     render_question,
@@ -34,6 +29,13 @@ from attn_ui.widgets.questions import (
 from attn_ui.widgets.state import history_navigation
 
 # --- sections, scores, reset ------------------------------------------------------------------------------
+
+
+SECTION_KEY = "quiz.section"  # the section in view
+URL_SECTION_KEY = "quiz.url"  # the address (key -> value) this page last wrote, or arrived with
+PICKER_KEY = "quiz.pick"  # the section picker
+SECTION_PARAM = "section"  # ?section=padding opens the page on that section
+SHAPES = tuple((q.kind, len(q.options)) for q in QUESTIONS)  # what the `answers` reader checks items against
 
 
 def restore_from_address() -> list[str]:

@@ -11,8 +11,8 @@ back from it when the page is drawn again.
     quiz.first    question id -> the first complete answer: the one the score counts
     quiz.w.<id>   the widget of one question (for an ordering question: the pills of the next line)
 
-The Check yourself page's own keys (quiz.section, quiz.url, quiz.pick) are named here too, so that both modules
-read one set of names.
+The Check yourself page's own keys (quiz.section, quiz.url, quiz.pick) live with that page, in
+attn_ui/views/quiz_view.py.
 
 Lesson pages can ask any question of the bank inline with `inline_question(question_id)`.
 """
@@ -29,12 +29,7 @@ from attn_ui.widgets.page import lab_button
 
 ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"
-SECTION_KEY = "quiz.section"
-URL_SECTION_KEY = "quiz.url"
-PICKER_KEY = "quiz.pick"
 WIDGET_PREFIX = "quiz.w."
-SECTION_PARAM = "section"  # ?section=padding opens the page on that section
-SHAPES = tuple((q.kind, len(q.options)) for q in QUESTIONS)  # what the `answers` reader checks items against
 
 
 def answers() -> dict[str, Any]:
