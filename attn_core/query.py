@@ -282,9 +282,10 @@ VIEW_KEYS = (
     ViewKey("layers", "Train it yourself", "attention layers of the model (the heads experiment)", "`1`, `2`", "`2`"),
     ViewKey("steps", "Train it yourself", "Adam updates a model", "within each experiment's bounds",
             "the preset's"),
-    ViewKey("room", "Class poll", "the room to join", "a room's code", "none: open or join a room"),
-    ViewKey("host", "Class poll", "the host's secret: this link controls the room, keep it private", "the secret",
-            "none: a student"),
+    ViewKey("room", "Class poll; Lecture scenes (a live lecture); on the Lab, the lecture to go back to",
+            "the room to join, or the live lecture this page runs", "a room's code", "none: open or join a room"),
+    ViewKey("host", "Class poll; Lecture scenes", "the host's secret: this link controls the room or the live "
+            "lecture, keep it private", "the secret", "none: a student"),
     ViewKey("v", "Class poll", "a voter token, only for a browser that sends no cookie", "a random token", "none"),
 )
 
@@ -303,7 +304,7 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
     return int(number), None
 
 
-LAB_VIEW_KEYS = frozenset({"row", "mode", "scene", "lesson"})  # what the Lab reads (scene, lesson: its way back)
+LAB_VIEW_KEYS = frozenset({"row", "mode", "scene", "lesson", "room"})  # the Lab's view (scene, lesson, room: ways back)
 
 
 def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:

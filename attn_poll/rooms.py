@@ -5,6 +5,10 @@ A room runs one question at a time:
     LOBBY --next_question--> VOTING (round 1) --close_round--> CLOSED --open_revote--> VOTING (round 2)
     CLOSED --reveal--> REVEALED --next_question--> VOTING (next question, round 1) ... end_room --> ENDED
 
+A lecture room (the Lecture scenes page's Go live) asks one question per scene and follows the lecturer instead:
+show_scene moves to any question, in any order, and shows or hides its answer, so the lecturer's Back and the
+browser's Back move the phones too; close_round, open_revote and reveal work in it as above.
+
 Host actions need the host secret. Students are opaque voter ids chosen by the page; only a salted hash of
 one is stored. Every method reads or writes the database afresh, so several app processes can share a room.
 """
@@ -68,7 +72,7 @@ class Limits:
     idle_close_s: float = 600  # a lobby nobody joined and no host touched for this long closes early
     touch_every_s: float = 60  # a host page marks its room as touched at most this often
     max_questions: int = 100
-    max_options: int = 26
+    max_options: int = 201  # a numeric prediction's grid of answers (a lettered choice stops at 26 on the page)
     purge_after_s: float = 24 * 3600  # an expired room is deleted this long after it expired
 
 
@@ -183,6 +187,36 @@ class Poll:
     def reveal(self, code: str, host_secret: str) -> RoomState:
         return self._host_action(code, host_secret, self._to_revealed)
 
+    def show_scene(self, code: str, host_secret: str, question_index: int, revealed: bool) -> RoomState:
+        """A lecture room follows its lecturer: question_index is on screen, its answer showing or not.
+
+        A question never asked opens round 1 (and closes it at once when it opens revealed, from a link to a
+        revealed scene); one asked before comes back closed, or revealed, with its rounds as they were. Moving
+        on while a round is open closes it. Nothing is written when the room already shows this."""
+
+        def step(connection: Connection, room: Row) -> dict | None:
+            if isinstance(question_index, bool) or not isinstance(question_index, int):
+                raise WrongPhase("A scene is given by its position.")
+            if room.question_position == question_index:
+                phase = Phase(room.phase)
+                if revealed and phase is not Phase.REVEALED:
+                    return {"phase": Phase.REVEALED.value}
+                if not revealed and phase is Phase.REVEALED:
+                    return {"phase": Phase.CLOSED.value}
+                return None
+            opened = connection.execute(select(questions.c.rounds_opened).where(
+                questions.c.room_id == room.id, questions.c.position == question_index)).scalar_one_or_none()
+            if opened is None:
+                raise WrongPhase(f"This lecture has no scene number {question_index + 1}.")
+            if opened == 0:
+                self._open_round(connection, room.id, question_index, 1, missing="")
+                phase = Phase.REVEALED if revealed else Phase.VOTING
+                return {"phase": phase.value, "question_position": question_index, "round_number": 1}
+            phase = Phase.REVEALED if revealed else Phase.CLOSED
+            return {"phase": phase.value, "question_position": question_index, "round_number": opened}
+
+        return self._host_action(code, host_secret, step)
+
     def end_room(self, code: str, host_secret: str) -> RoomState:
         return self._host_action(code, host_secret, self._to_ended)
 
@@ -236,6 +270,20 @@ class Poll:
                                                             set_={"option_index": option}))
 
         self.store.write(work)
+
+    def my_votes(self, code: str, voter_id: str) -> dict[tuple[int, int], int]:
+        """Every vote this voter cast in the room, by (question index, round): a student's own recap."""
+
+        def work(connection: Connection) -> dict[tuple[int, int], int]:
+            room = self._room(connection, code, allow_ended=True)
+            rows = connection.execute(
+                select(votes.c.question_position, votes.c.round_number, votes.c.option_index)
+                .join(voters, voters.c.id == votes.c.voter_id)
+                .where(voters.c.room_id == room.id, votes.c.room_id == room.id,
+                       voters.c.voter_hash == codes.hash_voter(voter_id, room.voter_salt)))
+            return {(position, round_number): option for position, round_number, option in rows}
+
+        return self.store.read(work)
 
     def my_vote(self, code: str, voter_id: str) -> int | None:
         """This voter's option in the current round, or None: lets a reloaded page show the vote it kept."""
@@ -486,10 +534,14 @@ class Poll:
         return QuestionCounts(question_index=position, question_id=question.question_id,
                               option_count=question.option_count, rounds=tuple(tuple(t) for t in tallies))
 
-    def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict]) -> RoomState:
+    def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict | None]) -> RoomState:
+        """step gives the row's new values, or None for nothing to change (no write, the version stays)."""
+
         def work(connection: Connection) -> RoomState:
             room = self._host_room(connection, code, host_secret, lock=True)
             values = step(connection, room)
+            if values is None:
+                return self._state(connection, self._room(connection, code, allow_ended=True))
             connection.execute(update(rooms).where(rooms.c.id == room.id).values(version=room.version + 1,
                                                                                  touched_at=self.clock(), **values))
             return self._state(connection, self._room(connection, code, allow_ended=True))

@@ -3,13 +3,14 @@ presses Next.
 
 The scenes are data (attn_ui/words/scenes.py) and the board draws each scene's kind (attn_ui/views/scene_board.py);
 this page only wires them. `?scene=3` opens scene 3 at its question, `&reveal=1` with its answer showing, and
-`&mode=projector` large enough for a lecture hall.
+`&mode=projector` large enough for a lecture hall. Go live (attn_ui/views/live_view.py) adds `room` and `host`: the
+room follows the scenes on their phones and predicts each one.
 """
 
 import streamlit as st
 
 from attn_core.query import read_flag
-from attn_ui.views import scene_board, scene_nav, train_view
+from attn_ui.views import live_view, scene_board, scene_nav, train_view
 from attn_ui.widgets import panels, projector, state
 from attn_ui.widgets.page import lab_button, lesson_page
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
@@ -23,7 +24,9 @@ words = scene_words(scene)
 result = state.cached_compute(scene.settings)
 
 panels.show_notes([note, reveal_note], big)
-scene_nav.scene_nav(number, len(SCENES), revealed)
+lecture = live_view.host(number, revealed)  # None unless the address holds a live lecture's host link
+live_view.show_note()
+scene_nav.scene_nav(number, len(SCENES), revealed, beside=lambda: live_view.live_button(lecture, number, revealed))
 story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):
     st.subheader(words.title, anchor=False)
@@ -32,14 +35,23 @@ with story.container(key="scene-story"):
         st.markdown(words.answer)
         if scene.training:
             train_view.scene_story(scene.training)
-        elif scene.kind == "map" and not big:  # projected, the answer says it and the map needs the room
+        elif scene.kind == "map" and not big and lecture is None:  # projected, the answer says it
             panels.kpi_tiles(result, columns=2, score_tensor=False)
+        if lecture is not None and not scene.training:  # a training scene's story is full: under its curves
+            live_view.revealed_board(lecture)
     else:
         st.caption("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer.")
+        if lecture is None and not big:
+            st.caption(live_view.WHAT_GO_LIVE_DOES)
     view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number)}
     with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
         lab_button(scene.settings, "Open in the Lab", **view)
         projector.page_switch()  # beside the Lab link, under the story: it covers nothing and takes no line of its own
+    live_view.join_block(lecture, number, revealed)
 with board.container(key="scene-panel"):
     if revealed:
         scene_board.draw(scene, result)
+        if lecture is not None and scene.training:
+            live_view.revealed_board(lecture)
+    elif lecture is not None:
+        live_view.waiting_board(lecture)

@@ -147,3 +147,13 @@ def host_secret_for(code: str) -> str | None:
     if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == code:
         return stored[1]
     return None
+
+
+def show_problem(error: PollError | str | None) -> None:
+    """A poll error as a box: storage trouble is a passing note, anything else a plain refusal."""
+    if not error:
+        return
+    if isinstance(error, StorageError):
+        st.warning(str(error), icon=":material/sync:")
+    else:
+        st.error(str(error), icon=":material/error:")

@@ -35,11 +35,11 @@ from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, Roo
 from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
-from attn_ui.views import poll_service
+from attn_ui.views import live_view, poll_service
 from attn_ui.widgets import join, look, projector
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import lab_button
-from attn_ui.words import poll_words
+from attn_ui.words import live, poll_words
 
 NOTE_KEY = "poll.note"
 JOINED_KEY = "poll.joined"
@@ -119,14 +119,7 @@ def face() -> Face:
 # --- shared pieces -------------------------------------------------------------------------------------------
 
 
-def show_problem(error: PollError | str | None) -> None:
-    """A poll error as a box: storage trouble is a passing note, anything else a plain refusal."""
-    if not error:
-        return
-    if isinstance(error, StorageError):
-        st.warning(str(error), icon=":material/sync:")
-    else:
-        st.error(str(error), icon=":material/error:")
+show_problem = poll_service.show_problem
 
 
 def show_note(key: str = NOTE_KEY) -> None:
@@ -382,6 +375,13 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
         retry_soon()
         return
     link = join.remember(state.code)
+    if live.scene_of(state.question_id) is not None:
+        st.info("This room is a live lecture: it follows the Lecture scenes page, and is run from there.",
+                icon=":material/cast_connected:")
+        number = live.scene_of(state.question_id)
+        st.page_link(projector.SCENES_PAGE, label=f"Back to the lecture, scene {number}", icon=":material/slideshow:",
+                     query_params={"scene": str(number), "room": code, "host": secret})
+        return
     host_controls(code, secret, state)
     lobby = state.phase is Phase.LOBBY  # nothing to count yet: the join code gets the room
     answer = question_or_none(state.question_id) if state.phase is Phase.REVEALED else None
@@ -456,6 +456,13 @@ def phone(code: str, voter: str) -> None:
         return
     st.session_state[STAMP_KEY] = view.stamp
     state = view.state
+    if live.scene_of(state.question_id) is not None:  # a live lecture: the scene on the projector, on the phone
+        st.caption(f"Room {state.code} · live lecture")
+        if state.phase is Phase.ENDED:
+            live_view.phone_ended(code, voter)
+        else:
+            live_view.phone_scene(code, voter, state, view.my_vote)
+        return
     st.caption(f"Room {state.code}" + ("" if state.question_index is None else
                                         " · " + poll_words.question_line(state.question_index, state.question_count))
                + (f" · {poll_words.round_name(state.round_number)}" if state.round_number > 1 else ""))

@@ -14,6 +14,8 @@ it appear (look.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from attn_ui.widgets import look
@@ -36,14 +38,18 @@ def steps(number: int, count: int, revealed: bool) -> tuple[tuple[int, bool] | N
     return back, forward
 
 
-def scene_nav(number: int, count: int, revealed: bool = True) -> None:
-    """Back, "Scene n of N", Next; then the hidden buttons that give Next and Back their other keys."""
+def scene_nav(number: int, count: int, revealed: bool = True, beside: Callable[[], None] | None = None) -> None:
+    """Back, "Scene n of N", Next; then the hidden buttons that give Next and Back their other keys. `beside`
+    draws one small control next to "Scene n of N" (the live lecture's Go live or its badge)."""
     back_to, forward_to = steps(number, count, revealed)
     back, where, forward = st.columns([1, 1.2, 1], vertical_alignment="center", gap="small")
     back.button("Back", icon=":material/arrow_back:", key="scenes.back", width="stretch", shortcut="PageUp",
                 disabled=back_to is None, on_click=_show, args=back_to or (number, revealed))
-    with where.container(key="scene-where"):
-        st.markdown(f"**Scene {number} of {count}**", text_alignment="center")
+    with where.container(key="scene-where", horizontal=True, horizontal_alignment="center",
+                         vertical_alignment="center", gap="small"):
+        st.markdown(f"**Scene {number} of {count}**", text_alignment="center", width="content")
+        if beside is not None:
+            beside()
     forward.button("Next", icon=":material/arrow_forward:", icon_position="right", key="scenes.next",
                    width="stretch", shortcut="PageDown", type="primary", disabled=forward_to is None,
                    on_click=_show, args=forward_to or (number, revealed),

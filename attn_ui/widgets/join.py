@@ -16,6 +16,8 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
+from attn_poll.codes import normalise_room_code
+from attn_poll.errors import PollError
 from attn_poll.qr import qr_png
 
 ROOM_KEY = "poll.room"
@@ -84,3 +86,21 @@ def join_switch() -> None:
               help="The QR code and link of the class poll room you opened, for late arrivals.")
     if st.session_state[SWITCH_KEY]:
         join_card(link)
+
+
+LECTURE_VIEW_KEY = "room"  # on the Lab: the live lecture a phone opened it from
+
+
+def back_to_lecture() -> dict[str, str]:
+    """On the Lab: "Back to the lecture" when a live lecture's phone opened it (`room=CODE`); the key to keep in
+    the Lab's address while it is used ({} for none). One tap returns to the lecture's current scene."""
+    raw = st.query_params.get(LECTURE_VIEW_KEY)
+    if raw is None:
+        return {}
+    try:
+        code = normalise_room_code(raw)
+    except PollError:
+        return {}
+    st.page_link("pages/10_Class_poll.py", label="Back to the lecture", icon=":material/cast_connected:",
+                 query_params={"room": code})
+    return {LECTURE_VIEW_KEY: code}

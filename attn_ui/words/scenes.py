@@ -153,7 +153,8 @@ SCENES: tuple[Scene, ...] = (
           "side in one (T, d_model) array.",
           question="In the concatenation, which columns hold the second head's output?", kind="concat"),
     Scene("What W_o does", FOUR_HEADS,
-          "One head each. W_o mixes them, so each output column draws on all {heads} heads.",
+          "**{alone}** head each: a column of the concatenation holds one head's numbers. W_o mixes them, so "
+          "each output column draws on all {heads} heads.",
           question="Without W_o, how many heads does each output column hear?", kind="mixing"),
     # --- lesson 5: the quadratic wall
     Scene("The quadratic wall", CAUSAL,
@@ -268,6 +269,12 @@ def _concat(scene: Scene, result: Result) -> dict[str, str]:
     return {"second_first": str(second.start + 1), "second_last": str(second.stop)}
 
 
+def _mixing(scene: Scene, result: Result) -> dict[str, str]:
+    blocks = head_lessons.head_columns(scene.settings.d_model, scene.settings.heads)
+    heard = {sum(column in block for block in blocks) for column in range(scene.settings.d_model)}
+    return {"alone": str(heard.pop())} if len(heard) == 1 else {"alone": "?"}
+
+
 def _memory(scene: Scene, result: Result) -> dict[str, str]:
     batch, heads, length = MEMORY
     float32 = head_lessons.BYTES_PER_NUMBER["float32"]
@@ -291,7 +298,7 @@ def _none(scene: Scene, result: Result) -> dict[str, str]:
 # kind -> the extra numbers its text quotes (besides result_facts); read-only, as every module table here
 FACTS: Mapping[str, Callable[[Scene, Result], dict[str, str]]] = MappingProxyType({
     "map": _none, "cheat": _cheat, "later-word": _later_word, "routes": _routes, "trap": _trap, "rolls": _rolls,
-    "concat": _concat, "mixing": _none, "memory": _memory, "values": _values, "training": _none,
+    "concat": _concat, "mixing": _mixing, "memory": _memory, "values": _values, "training": _none,
 })
 
 
