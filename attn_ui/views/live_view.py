@@ -282,10 +282,14 @@ def _send_number(code: str, voter: str, question_index: int, round_number: int, 
         return
     option = question.nearest(value) if isinstance(value, int | float) else None
     if option is None:
-        _note(f"Your answer must be a number from {question.options[0]} to {question.options[-1]}, in steps of "
-              f"{live.format_number(question.values[1] - question.values[0], question.decimals)}; nothing was sent.")
+        _note(f"Your answer must be a number from {question.options[0]} to {question.options[-1]}; nothing was "
+              "sent.")
         return
     _act(lambda: _vote(code, voter, question_index, round_number, option))
+    step = question.values[1] - question.values[0]
+    if st.session_state.get(NOTE_KEY) is None and abs(question.values[option] - value) > step * 1e-6:
+        _note(f"Counted as {question.options[option]}, the nearest step to {value:g}.")
+        st.session_state[key] = question.values[option]
 
 
 def _send_choice(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
@@ -298,6 +302,13 @@ def _send_choice(code: str, voter: str, question_index: int, round_number: int, 
         st.session_state[key] = None
         return
     _act(lambda: _vote(code, voter, question_index, round_number, option))
+
+
+def _option_label(question: live.Live, option: object) -> str:
+    """"A. Nothing …" for an option; a value that is no option (a forged client) is shown as it came."""
+    if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < question.option_count:
+        return f"{chr(ord('A') + option)}. {question.options[option]}"
+    return str(option)
 
 
 def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) -> None:
@@ -329,7 +340,7 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) ->
         if key not in st.session_state or st.session_state[key] not in (None, *range(question.option_count)):
             st.session_state[key] = my_vote
         st.radio("Your answer", list(range(question.option_count)), key=key, index=None, disabled=not voting,
-                 format_func=lambda i: f"{chr(ord('A') + i)}. {question.options[i]}", on_change=_send_choice,
+                 format_func=lambda i: _option_label(question, i), on_change=_send_choice,
                  args=(code, voter, state.question_index, state.round_number, key))
     mine = None if my_vote is None else question.say(my_vote)
     if voting:
@@ -340,6 +351,10 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) ->
         st.info(f"Answers are closed. {told} Talk to your neighbour: why did you each answer as you did?",
                 icon=":material/forum:")
     else:
+        if my_vote is None and state.round_number == 2:  # no answer in the revote: the first vote's stands
+            votes, _ = poll_service.attempt(lambda: poll_service.poll().my_votes(code, voter))
+            my_vote = (votes or {}).get((state.question_index, 1))
+            mine = None if my_vote is None else f"{question.say(my_vote)} in the first vote"
         _revealed(question, words.answer, mine, my_vote, code, scene)
 
 

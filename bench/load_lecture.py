@@ -1,0 +1,550 @@
+"""A 50-minute lecture simulated with 150 phones: N scenes, every phone answering every scene within 20 s of its
+question.
+
+    python3 bench/load_lecture.py                                 # SQLite (a temp file), 150 phones, 27 scenes: ~12 min
+    python3 bench/load_lecture.py --url postgresql+psycopg://... --scenes 9
+    python3 bench/load_lecture.py --phones 10 --scenes 3 --scene-seconds 12 --answer-within 8   # a quick try
+
+What is real, what is simulated (loopback only, every count and wait bounded):
+- The app server is real: `streamlit run app.py` of this working tree on 127.0.0.1, on SQLite (a temp file) or the
+  database at --url. Its log is kept (--server-log) and scanned for tracebacks.
+- The lecturer is simulated, without a browser: the bench opens the room as Go live does (create_room over
+  live.lecture_questions(), then show_scene(0)) and then calls Poll.show_scene on the database itself, as the host's
+  Lecture scenes page does on every run: scene k at k x --scene-seconds, revealed (show_scene(..., revealed=True))
+  --reveal-before seconds before the next one. This is simpler than driving a host browser, and it leaves out the host
+  page's own runs and its board fragment (a projector polling every 1 s): no projector page runs here, so the server
+  CPU below is the phones' alone.
+- Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
+  `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
+  scene, spread over --join-seconds, then poll the watch fragment every 2 s as the frontend's run_every timer does; the
+  app reruns the whole page when the room moved. At a random moment in [1, --answer-within] s after a scene's question
+  appeared on it, each phone answers: on a number scene the number box's value (a value on the scene's grid,
+  live_question(n).values[random index]) and the Send button's trigger in one run of the phone fragment, as the browser
+  submits a form; on a choice scene the radio's value (its formatted option, as the frontend sends it). The answer is
+  the app's real callback: Poll.vote on the server's engine.
+Measured and printed:
+- scene change -> question on the phones: from the start of the show_scene call to the moment the phone received the
+  new scene's question (its ask text or its answer widget, whichever came first). Scenes 2..N: the first is on screen
+  when the phones join (Go live opens the room on it).
+- answer -> counted: from the moment a phone sent its answer to the moment it was in the database count (Poll.counts
+  for that scene, read by this process every 50 ms; not the projector page). Matched in order per scene and option:
+  the k-th answer sent for an option is counted when that option's count first reached k.
+- answers lost: answers whose run finished without an error and without a refusal note (e.g. "This round is closed")
+  minus the answers the database counts, over the lecture. Refused answers are printed apart.
+- server CPU seconds per phone-minute: the server process's utime + stime from /proc over the lecture (after the
+  joins), divided by phones x lecture minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import load_poll  # noqa: E402  (sets sys.path for the repo, tests/browser and bench)
+from load_poll import PHONE_EVERY_S, SUCCESS, Phone, Tally, harness, percentile  # noqa: E402
+
+from attn_poll import Poll, open_store  # noqa: E402
+from attn_ui.words import live  # noqa: E402
+
+REPO_ROOT = load_poll.REPO_ROOT
+MAX_PHONES = 300  # a room's cap
+COUNT_EVERY_S = 0.05
+JOIN_TIMEOUT_S = 120  # every phone must have drawn the first scene this long after the last one started
+ANSWER_ID = re.compile(r"-live\.answer\.(\d+)\.(\d+)$")  # a phone's number box or radio: key live.answer.<q>.<r>
+FORM_ID = re.compile(r"live-form-(\d+)-(\d+)$")
+ALERT_ERROR, ALERT_WARNING = 1, 2  # Alert.Format
+
+
+@dataclass
+class Answer:
+    phone: int
+    scene: int  # question index, from 0
+    option: int
+    sent: float  # perf_counter when the answer's rerun was sent
+    run_s: float = math.nan  # sent -> its run finished
+    finished: bool = False  # its run finished (a SUCCESS status)
+    confirmed: bool = False  # the run drew "Sent: **...**"
+    refused: str = ""  # a note or error the run showed (the vote was not counted, and the phone said so)
+
+
+@dataclass
+class LectureTally(Tally):
+    lecture_start: float = math.inf
+    changed_at: dict[int, float] = field(default_factory=dict)  # scene -> start of its show_scene call
+    show_s: list[float] = field(default_factory=list)  # show_scene call durations (moves and reveals)
+    seen: dict[tuple[int, int], float] = field(default_factory=dict)  # (phone, scene) -> question first received
+    answers: list[Answer] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # a scene a phone could not answer, and why
+    idle_poll_s: list[float] = field(default_factory=list)  # a timer poll that drew nothing: its round trip
+    drawing_poll_s: list[float] = field(default_factory=list)  # a timer poll that drew the page again
+    counts: dict[int, list[tuple[float, tuple[int, ...]]]] = field(default_factory=dict)  # scene -> count changes
+    current: int = 0  # the scene on screen (the counter reads it)
+    reconnects: int = 0
+
+
+class LecturePhone(Phone):
+    """load_poll's Phone on a lecture room: it polls as that one does (Phone.rerun with the timer fragment), and
+    besides answers every scene once, at its random moment after the scene's question appeared on it."""
+
+    def __init__(self, number: int, port: int, code: str, tally: LectureTally, questions: list[live.Live],
+                 answer_within: float, start_at: float, seed: int) -> None:
+        super().__init__(number, port, code, math.inf, math.inf, 0, tally)
+        self.questions = questions
+        self.asks = {question.ask: index for index, question in enumerate(questions)}
+        self.answer_within, self.start_at = answer_within, start_at
+        self.rng = random.Random(seed * 100_003 + number)
+        # scene -> (element kind, widget id, fragment id, disabled, a radio's options)
+        self.widgets: dict[int, tuple[str, str, str, bool, list[str]]] = {}
+        self.submits: dict[int, str] = {}  # q -> its form's Send button id
+        self.answered: set[int] = set()
+        self.pending: tuple[int, float] | None = None  # (scene, moment to answer)
+        self.latest = -1  # the scene whose question this phone drew last
+        self.drew = 0  # elements received (a poll that drew the page)
+        self.alerts: list[str] = []  # error and warning notes received in the current run
+
+    # --- what comes down -----------------------------------------------------------------------------------------
+
+    def read(self, message: ForwardMsg) -> None:
+        super().read(message)  # the radio's id and fragment, error alerts, exceptions, reconnecting notes
+        delta = message.delta
+        if delta.WhichOneof("type") != "new_element":
+            return
+        now = time.perf_counter()
+        self.drew += 1
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "markdown":
+            body = element.markdown.body
+            if body in self.asks:
+                self.saw(self.asks[body], now)
+            elif body.startswith("Sent: **"):
+                self.confirmed = True
+        elif kind in ("number_input", "radio"):
+            inner = getattr(element, kind)
+            found = ANSWER_ID.search(inner.id)
+            if found and int(found[1]) < len(self.questions):
+                scene = int(found[1])
+                self.saw(scene, now)
+                options = list(inner.options) if kind == "radio" else []
+                self.widgets[scene] = (kind, inner.id, delta.fragment_id, inner.disabled, options)
+        elif kind == "button" and element.button.is_form_submitter:
+            found = FORM_ID.search(element.button.form_id)
+            if found:
+                self.submits[int(found[1])] = element.button.id
+        elif kind == "alert" and element.alert.format in (ALERT_ERROR, ALERT_WARNING):
+            self.alerts.append(element.alert.body)
+
+    def saw(self, scene: int, now: float) -> None:
+        self.tally.seen.setdefault((self.number, scene), now)
+        self.latest = scene
+
+    # --- what goes up ------------------------------------------------------------------------------------------
+
+    async def rerun(self, socket, option: int | None, timer: bool = False) -> None:
+        """Phone.rerun (a timer poll, or a tap on the radio), over send() below: see there for the page's hash."""
+        if option is not None:
+            await self.send(socket, [WidgetState(id=self.radio_id, string_value=self.radio_options[option])],
+                            self.fragment_id)
+        else:
+            await self.send(socket, [], self.timer_id if timer else "", auto=timer)
+
+    async def send(self, socket, widget_states: list[WidgetState], fragment_id: str, auto: bool = False) -> None:
+        """One run (of a fragment, when fragment_id) with these widget states, e.g. a form's values and its submit
+        trigger, read until a run finishes that was not cut short by a rerun, as Phone.rerun does.
+
+        Unlike Phone.rerun, the page's hash is taken from the `navigation` message: in Streamlit 1.67 new_session
+        carries the main script's hash (app.py) for a pages/ app, and a fragment's st.rerun(scope="app") reruns the
+        page whose hash the fragment's run was sent with. With new_session's hash, the watch fragment's rerun on a
+        scene change draws the Lab instead of the Class poll (the browser sends the navigation's hash)."""
+        back = BackMsg()
+        state = back.rerun_script
+        state.query_string = self.query
+        state.page_script_hash = self.page_hash
+        state.page_name = self.page
+        if fragment_id:
+            state.fragment_id = fragment_id
+            state.is_auto_rerun = auto
+        state.widget_states.widgets.extend(widget_states)
+        await socket.send(back.SerializeToString())
+        while True:
+            message = ForwardMsg()
+            message.ParseFromString(await asyncio.wait_for(socket.recv(), timeout=30))
+            kind = message.WhichOneof("type")
+            if kind == "navigation":
+                self.page_hash = message.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string or self.query
+            elif kind == "auto_rerun":
+                self.timer_id = message.auto_rerun.fragment_id
+            elif kind == "delta":
+                self.read(message)
+            elif kind == "script_finished":
+                if message.script_finished not in SUCCESS and \
+                        message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    raise OSError(f"run ended with status {message.script_finished}")
+                if message.script_finished in SUCCESS:
+                    return
+
+    def plan(self) -> None:
+        """Pick the moment to answer the scene on screen, once its question is drawn and open."""
+        scene = self.latest
+        if self.pending is not None and self.pending[0] != scene:
+            self.tally.skipped.append(f"phone {self.number}, scene {self.pending[0] + 1}: the room moved on first")
+            self.answered.add(self.pending[0])
+            self.pending = None
+        if scene < 0 or scene in self.answered or self.pending is not None or self.tally.lecture_start == math.inf:
+            return
+        widget = self.widgets.get(scene)
+        if widget is None or widget[3]:  # not drawn, or disabled: the round is closed or revealed
+            if widget is not None:
+                self.tally.skipped.append(f"phone {self.number}, scene {scene + 1}: first drawn closed")
+                self.answered.add(scene)
+            return
+        appeared = max(self.tally.seen[(self.number, scene)], self.tally.lecture_start)
+        self.pending = (scene, appeared + self.rng.uniform(1.0, self.answer_within))
+
+    async def answer(self, socket, scene: int) -> None:
+        kind, widget_id, fragment_id, disabled, options = self.widgets[scene]
+        if disabled:  # the reveal reached this phone first: a person could not send now
+            self.tally.skipped.append(f"phone {self.number}, scene {scene + 1}: revealed before its moment")
+            self.answered.add(scene)
+            return
+        question = self.questions[scene]
+        option = self.rng.randrange(question.option_count)
+        if kind == "number_input":
+            submit = self.submits.get(scene)
+            if submit is None:
+                self.tally.errors.append(f"phone {self.number}, scene {scene + 1}: no Send button drawn")
+                self.answered.add(scene)
+                return
+            states = [WidgetState(id=widget_id, double_value=question.values[option]),
+                      WidgetState(id=submit, trigger_value=True)]
+        else:
+            states = [WidgetState(id=widget_id, string_value=options[option])]
+        record = Answer(self.number, scene, option, time.perf_counter())
+        self.tally.answers.append(record)
+        self.answered.add(scene)
+        self.confirmed, self.alerts = False, []
+        errors_before = len(self.tally.errors)
+        try:
+            await self.send(socket, states, fragment_id)
+        except BaseException:
+            self.tally.answers.remove(record)  # sent again after reconnecting, as the frontend resends
+            self.answered.discard(scene)
+            self.pending = (scene, time.perf_counter())
+            raise
+        record.run_s = time.perf_counter() - record.sent
+        record.finished = True
+        record.confirmed = self.confirmed
+        mine = f"phone {self.number}:"
+        problems = self.alerts + [e for e in self.tally.errors[errors_before:] if e.startswith(mine)]
+        record.refused = " | ".join(problems)[:200]
+
+    async def run(self) -> None:
+        await asyncio.sleep(max(0.0, self.start_at - time.perf_counter()))  # scanning the QR code
+        while time.perf_counter() < min(self.tally.deadline, self.until):
+            try:
+                async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
+                                              max_size=None, ping_interval=None, open_timeout=30) as socket:
+                    await self.rerun(socket, None)  # the page's first run: joins, draws the scene on screen
+                    await asyncio.sleep(self.rng.uniform(0, PHONE_EVERY_S))  # phones do not poll in step
+                    next_poll = time.perf_counter()
+                    while time.perf_counter() < min(self.tally.deadline, self.until):
+                        self.plan()
+                        now = time.perf_counter()
+                        if self.pending is not None and now >= self.pending[1]:
+                            scene, self.pending = self.pending[0], None
+                            await self.answer(socket, scene)
+                            continue
+                        if now >= next_poll:
+                            drew, sent = self.drew, time.perf_counter()
+                            await self.rerun(socket, None, timer=True)
+                            took = time.perf_counter() - sent
+                            (self.tally.drawing_poll_s if self.drew > drew else self.tally.idle_poll_s).append(took)
+                            next_poll = max(next_poll + PHONE_EVERY_S, time.perf_counter())
+                            continue
+                        wake = min(next_poll, self.until, math.inf if self.pending is None else self.pending[1])
+                        await asyncio.sleep(max(0.0, wake - time.perf_counter()))
+            except (OSError, websockets.WebSocketException, TimeoutError) as error:
+                self.tally.reconnects += 1
+                self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
+                                         f"{str(error)[:100]}")
+                await asyncio.sleep(0.5)
+
+
+# --- the lecturer, the counter, the server ----------------------------------------------------------------------------
+
+
+async def lecturer(poll: Poll, code: str, secret: str, tally: LectureTally, scenes: int, scene_s: float,
+                   reveal_before: float) -> None:
+    """show_scene on the database, as the host page does: scene k at k x scene_s, revealed reveal_before s before
+    the next one. Scene 1 was shown when the room opened (Go live)."""
+    loop = asyncio.get_running_loop()
+
+    async def show(index: int, revealed: bool) -> None:
+        started = time.perf_counter()
+        if not revealed:
+            tally.changed_at[index] = started
+        await loop.run_in_executor(None, poll.show_scene, code, secret, index, revealed)
+        tally.show_s.append(time.perf_counter() - started)
+        if not revealed:
+            tally.current = index
+
+    async def until(moment: float) -> None:
+        await asyncio.sleep(max(0.0, moment - time.perf_counter()))
+
+    begin = tally.lecture_start
+    for index in range(scenes):
+        if index:
+            await until(begin + index * scene_s)
+            await show(index, False)
+        await until(begin + (index + 1) * scene_s - reveal_before)
+        await show(index, True)
+    await until(begin + scenes * scene_s)
+
+
+def counter(poll: Poll, code: str, tally: LectureTally, stop: threading.Event) -> None:
+    """The database count of the scene on screen, every 50 ms; each change is kept with its moment. When the room
+    moves on, the scene before is read once more."""
+    last: dict[int, tuple[int, ...]] = {}
+    shown = tally.current
+    while not stop.is_set() and time.perf_counter() < tally.deadline:
+        scenes = [tally.current] if tally.current == shown else [shown, tally.current]
+        shown = tally.current
+        for scene in scenes:
+            try:
+                counts = poll.counts(code, scene)
+            except Exception as error:  # noqa: BLE001 (kept as an error of the run)
+                tally.errors.append(f"counter: {type(error).__name__}: {str(error)[:100]}")
+                continue
+            tally_now = counts.rounds[0] if counts is not None and counts.rounds else ()
+            if tally_now and tally_now != last.get(scene):
+                tally.counts.setdefault(scene, []).append((time.perf_counter(), tally_now))
+                last[scene] = tally_now
+        stop.wait(COUNT_EVERY_S)
+
+
+def serve(port: int, log_path: Path) -> subprocess.Popen:
+    """load_poll.start's server, its output kept in a log (load_poll.start drops it): the app's tracebacks."""
+    args = [sys.executable, "-m", "streamlit", "run", str(REPO_ROOT / "app.py"), "--server.headless", "true",
+            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(args, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while not harness.healthy(port):
+        if time.monotonic() > deadline or process.poll() is not None:
+            load_poll.stop(process)
+            raise RuntimeError(f"the app server did not start; log tail:\n{log_path.read_text()[-2000:]}")
+        time.sleep(0.1)
+    return process
+
+
+def tracebacks(log_text: str) -> list[str]:
+    """Each traceback in the server log as its last line (the exception), with how many times it came."""
+    lines = log_text.splitlines()
+    found = collections.Counter()
+    for index, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            tail = next((later for later in lines[index + 1:] if later and not later.startswith((" ", "Traceback"))),
+                        "?")
+            found[tail[:200]] += 1
+    return [f"{count} x {text}" for text, count in found.most_common()]
+
+
+# --- figures ------------------------------------------------------------------------------------------------------
+
+
+def ok(answer: Answer) -> bool:
+    return answer.finished and not answer.refused
+
+
+def counted_delays(tally: LectureTally, scene: int, question: live.Live) -> list[float]:
+    """answer -> counted for one scene: per option, the k-th answer sent is counted when the count first reached k."""
+    history = tally.counts.get(scene, [])
+    delays = []
+    for option in range(question.option_count):
+        sent = sorted(a.sent for a in tally.answers if a.scene == scene and a.option == option and ok(a))
+        for k, moment in enumerate(sent, start=1):
+            shown = next((at for at, counts in history if counts[option] >= k), None)
+            if shown is not None:
+                delays.append(max(0.0, shown - moment))
+    return delays
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"p50 {percentile(values, 50):.2f} s, p95 {percentile(values, 95):.2f} s, max {max(values):.2f} s "
+            f"over {len(values)}")
+
+
+def report(args, tally: LectureTally, questions: list[live.Live], final: dict[int, tuple[int, ...]], cpu_s: float,
+           bench_cpu_s: float, lecture_s: float, log_text: str, backend: str) -> None:
+    phones, scenes = args.phones, args.scenes
+    arrivals, missed = [], []
+    per_scene = []
+    for scene in range(scenes):
+        changed = tally.changed_at.get(scene)
+        waits = []
+        for number in range(phones):
+            seen = tally.seen.get((number, scene))
+            if scene == 0:
+                if seen is None:
+                    missed.append(f"phone {number}, scene 1")
+                continue
+            if changed is None or seen is None:
+                missed.append(f"phone {number}, scene {scene + 1}")
+                continue
+            waits.append(max(0.0, seen - changed))
+        arrivals += waits
+        delays = counted_delays(tally, scene, questions[scene])
+        sent_ok = [a for a in tally.answers if a.scene == scene and ok(a)]
+        per_scene.append((scene, waits, delays, len(sent_ok), sum(final.get(scene, ())),
+                          collections.Counter(a.option for a in sent_ok)))
+    all_delays = [d for _, _, delays, _, _, _ in per_scene for d in delays]
+    finished = [a for a in tally.answers if a.finished]
+    refused = [a for a in finished if a.refused]
+    counted = sum(sum(c) for c in final.values())
+    good = sum(ok(a) for a in tally.answers)
+    wrong_option = sum(1 for scene, _, _, _, _, sent in per_scene
+                       if tuple(sent.get(o, 0) for o in range(questions[scene].option_count)) != final.get(scene, ()))
+    minutes = lecture_s / 60
+    print(f"backend {backend} · {phones} phones · {scenes} scenes x {args.scene_seconds:g} s, answers 1 to "
+          f"{args.answer_within:g} s after the question, reveal {args.reveal_before:g} s before the next scene · "
+          f"lecture {lecture_s:.0f} s · load average {os.getloadavg()[0]:.1f} (1 min) at the end")
+    print(f"scene change -> question on the phones (scenes 2..{scenes}, from the start of show_scene): "
+          f"{spread(arrivals)} (phone, scene) pairs; never drawn: {len(missed)}")
+    print(f"show_scene call (moves and reveals): {spread(tally.show_s)}")
+    print(f"answer -> counted (database count, Poll.counts every {COUNT_EVERY_S * 1000:.0f} ms): {spread(all_delays)} "
+          f"answers")
+    answer_runs = [a.run_s for a in finished]
+    print(f"answer's own run (sent -> its run finished, 'Sent' shown in {sum(a.confirmed for a in finished)} of "
+          f"{len(finished)}): {spread(answer_runs)}")
+    print(f"answers: expected {phones * scenes}, sent {len(tally.answers)}, finished {len(finished)}, refused by the "
+          f"app (a note) {len(refused)}, not sent {len(tally.skipped)}, finished without error {good}, counted "
+          f"{counted}, lost {good - counted}")
+    print(f"counted options equal the options sent: {scenes - wrong_option} of {scenes} scenes")
+    print(f"server CPU {cpu_s:.1f} s over the lecture = {cpu_s / (phones * minutes):.3f} s per phone-minute "
+          f"({phones} phones x {minutes:.2f} min); bench process CPU {bench_cpu_s:.1f} s")
+    print(f"phone timer polls: idle {spread(tally.idle_poll_s)}; drawing the page again {spread(tally.drawing_poll_s)}")
+    print(f"reconnects {tally.reconnects} · reconnecting notes {tally.reconnecting_notes}")
+    print("per scene: question p95 / max · answer -> counted p95 / max · answers counted of finished without error")
+    for scene, waits, delays, sent, count, _ in per_scene:
+        question = questions[scene]
+        wait = "-" if not waits else f"{percentile(waits, 95):.2f} / {max(waits):.2f} s"
+        delay = "-" if not delays else f"{percentile(delays, 95):.2f} / {max(delays):.2f} s"
+        print(f"  scene {scene + 1:2d} {question.kind:6s} {question.option_count:3d} options · {wait:>17s} · "
+              f"{delay:>17s} · {count}/{sent}")
+    problems = tally.errors + [f"phone {a.phone}, scene {a.scene + 1}: {a.refused}" for a in refused]
+    print(f"errors and refusals: {len(problems)}" + "".join(f"\n  {p}" for p in problems[:12]))
+    if tally.skipped or missed:
+        print(f"not sent: {tally.skipped[:6]}; never drawn: {missed[:6]}")
+    found = tracebacks(log_text)
+    total = sum(int(t.split(" x ")[0]) for t in found)
+    print(f"server log tracebacks: {total}" + "".join(f"\n  {t}" for t in found[:8]))
+
+
+# --- the run --------------------------------------------------------------------------------------------------------
+
+
+async def lecture(args, port: int, poll: Poll, code: str, secret: str, tally: LectureTally,
+                  questions: list[live.Live], pid: int) -> tuple[float, float, float]:
+    first = time.perf_counter() + 0.5
+    phones = [LecturePhone(n, port, code, tally, questions, args.answer_within,
+                           first + args.join_seconds * n / args.phones, args.seed) for n in range(args.phones)]
+    tasks = [asyncio.create_task(phone.run()) for phone in phones]
+    deadline = first + args.join_seconds + JOIN_TIMEOUT_S
+    while sum((n, 0) in tally.seen for n in range(args.phones)) < args.phones and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    joined = sum((n, 0) in tally.seen for n in range(args.phones))
+    if joined < args.phones:
+        tally.errors.append(f"only {joined} of {args.phones} phones drew the first scene in time")
+    await asyncio.sleep(PHONE_EVERY_S)  # every phone past its first poll
+    tally.lecture_start = time.perf_counter() + 0.2
+    end = tally.lecture_start + args.scenes * args.scene_seconds
+    for phone in phones:
+        phone.until = end
+    stop = threading.Event()
+    counting = threading.Thread(target=counter, args=(poll, code, tally, stop), daemon=True)
+    cpu, bench_cpu = harness.process_cpu_seconds(pid), time.process_time()
+    counting.start()
+    await lecturer(poll, code, secret, tally, args.scenes, args.scene_seconds, args.reveal_before)
+    cpu, bench_cpu = harness.process_cpu_seconds(pid) - cpu, time.process_time() - bench_cpu
+    lecture_s = time.perf_counter() - tally.lecture_start
+    await asyncio.gather(*tasks)
+    stop.set()
+    counting.join(timeout=5)
+    return cpu, bench_cpu, lecture_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
+    parser.add_argument("--url", default="", help="database URL (default: SQLite in a temp folder)")
+    parser.add_argument("--phones", type=int, default=150)
+    parser.add_argument("--scenes", type=int, default=27, help="scenes shown, from the first (at most 27)")
+    parser.add_argument("--answer-within", type=float, default=20.0,
+                        help="each phone answers at a random moment in [1, this] s after the question appears")
+    parser.add_argument("--scene-seconds", type=float, default=25.0, help="how long each scene stays on screen")
+    parser.add_argument("--reveal-before", type=float, default=2.0,
+                        help="the reveal comes this long before the next scene (at most half of scene - answer)")
+    parser.add_argument("--join-seconds", type=float, default=10.0, help="the phones join over this long")
+    parser.add_argument("--port", type=int, default=0, help="the app server's port on 127.0.0.1 (default: a free one)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--server-log", default="", help="keep the server's log at this path")
+    args = parser.parse_args()
+    args.phones = max(1, min(args.phones, MAX_PHONES))
+    args.scenes = max(1, min(args.scenes, len(live.SCENES)))
+    if not 1.0 < args.answer_within < args.scene_seconds:
+        parser.error("--scene-seconds must be more than --answer-within, and --answer-within more than 1")
+    args.reveal_before = max(0.0, min(args.reveal_before, (args.scene_seconds - args.answer_within) / 2))
+
+    temp = tempfile.TemporaryDirectory(prefix="attn-lecture-")
+    url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
+    os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
+    poll = Poll(open_store(url, application_name="attn-lab-lecture-bench"))
+    questions = [live.live_question(n) for n in range(1, len(live.SCENES) + 1)]
+    room = poll.create_room(live.lecture_questions())  # as Go live does, then the first scene
+    poll.show_scene(room.code, room.host_secret, 0, False)
+    port = args.port or harness.free_port()
+    log_path = Path(temp.name) / "server.log"
+    process = serve(port, log_path)
+    budget = args.join_seconds + JOIN_TIMEOUT_S + args.scenes * args.scene_seconds + 120
+    tally = LectureTally(deadline=time.perf_counter() + budget)
+    try:
+        cpu, bench_cpu, lecture_s = asyncio.run(lecture(args, port, poll, room.code, room.host_secret, tally,
+                                                        questions, process.pid))
+    finally:
+        load_poll.stop(process)
+        if args.server_log:
+            shutil.copyfile(log_path, args.server_log)
+    final = {}
+    for scene in range(args.scenes):
+        counts = poll.counts(room.code, scene)
+        final[scene] = counts.rounds[0] if counts is not None and counts.rounds else ()
+    report(args, tally, questions, final, cpu, bench_cpu, lecture_s, log_path.read_text(errors="replace"),
+           url.split(":", 1)[0])
+    poll.store.engine.dispose()
+    temp.cleanup()
+
+
+if __name__ == "__main__":
+    main()
