@@ -59,7 +59,7 @@ def spread_figure(question: Live, tally: Sequence[int], revealed: bool, height: 
                          bargap=0.1, shapes=shapes, annotations=notes,
                          xaxis={"fixedrange": True, "tickvals": ticks,
                                 "ticktext": [format_number(v, question.decimals) for v in ticks],
-                                "title": {"text": question.unit or "prediction"}, "linecolor": LEVEL_COLOUR},
+                                "title": {"text": question.unit_name or "prediction"}, "linecolor": LEVEL_COLOUR},
                          yaxis={"fixedrange": True, "visible": False, "range": [0, top * 1.6]})
     return figure_from_spec({"data": [trace], "layout": layout})
 

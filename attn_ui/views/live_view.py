@@ -256,7 +256,7 @@ def spread_block(question: live.Live, view: ProjectorView, revealed: bool) -> No
         with column.container(key=f"live-round-{round_number}"):
             if len(rounds) > 1:
                 st.markdown(f"**{poll_words.round_name(round_number)}**")
-            st.caption(live.spread_sentence(question, tally, revealed))
+            st.markdown(live.spread_sentence(question, tally, revealed))  # a caption is hidden on the projector
             if sum(tally) or revealed:
                 figure = live_charts.spread_figure(question, tally, revealed,
                                                    height=SPREAD_HEIGHT[0] if big else SPREAD_HEIGHT[1])
@@ -330,7 +330,7 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) ->
         step = question.values[1] - question.values[0]
         with st.form(key=f"live-form-{state.question_index}-{state.round_number}", border=False,
                      enter_to_submit=True):
-            st.number_input(f"Your prediction{f' ({question.unit})' if question.unit else ''}", min_value=low,
+            st.number_input(f"Your prediction{f' ({question.unit_name})' if question.unit_name else ''}", min_value=low,
                             max_value=high, step=step, key=key, format=f"%.{question.decimals}f",
                             disabled=not voting, placeholder=f"{question.options[0]} to {question.options[-1]}")
             st.form_submit_button("Send", icon=":material/send:", type="primary", disabled=not voting,

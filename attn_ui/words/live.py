@@ -36,7 +36,7 @@ class Guess:
 
     ask: str  # what the phone asks, one short sentence (a template over the scene's facts)
     fact: str  # the scene fact that the revealed text states, in bold or in words
-    unit: str  # said after the number: "cells", "of the row's weight"
+    unit: str  # said after the number: CELLS, "of the row's weight"
     low: float
     high: float | str  # a number, or a fact's name (the grid ends at that count, e.g. the open weights)
     step: float
@@ -90,13 +90,18 @@ class Live:
         """An option as the screen says it: the choice's text, or the number with its unit."""
         if self.kind == "choice":
             return self.options[option]
-        return f"{self.options[option]} {self.unit}".strip()
+        return with_unit(self.options[option], self.values[option], self.unit)
 
     @property
     def truth_text(self) -> str:
         if self.kind == "choice":
             return self.options[self.answer]
-        return f"{format_number(self.truth, self.decimals)} {self.unit}".strip()
+        return with_unit(format_number(self.truth, self.decimals), self.truth, self.unit)
+
+    @property
+    def unit_name(self) -> str:
+        """The unit as a label says it (the plural of a count): "right guesses", "%"."""
+        return self.unit.split("|")[-1]
 
     def nearest(self, value: float) -> int | None:
         """The grid index of a typed number, or None when it is not a finite number on the grid's span."""
@@ -112,6 +117,15 @@ class Live:
 def _decimals(step: float) -> int:
     text = f"{step:.6f}".rstrip("0").rstrip(".")
     return len(text.split(".")[1]) if "." in text else 0
+
+
+def with_unit(text: str, value: float, unit: str) -> str:
+    """A number and its unit: "1 cell", "15 cells", "29%", "0.69 of the row's weight"."""
+    one, _, many = unit.rpartition("|") if "|" in unit else ("", "", unit)
+    word = one if one and value == 1 else many
+    if not word:
+        return text
+    return f"{text}{word}" if word == "%" else f"{text} {word}"
 
 
 def format_number(value: float, decimals: int) -> str:
@@ -192,17 +206,25 @@ def _repeat_course(scene: Scene, facts: Mapping[str, str]) -> int:
 
 ROUTE_ORDER = ("neg_inf", "zero_after", "renormalize", "zero_score")
 COUNT = "A count: only the exact number is right."
+# units: one|more than one
+GUESSES = "right guess|right guesses"
+CELLS = "cell|cells"
+OUTPUTS = "output|outputs"
+WEIGHTS = "weight|weights"
+COLUMNS = "column|columns"
+NUMBERS = "number|numbers"
+HEADS = "head|heads"
 
 # scene number -> its live question; read-only
 QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
-    1: Guess("How many of the {positions} next words does the peeking head guess right?", "hits", "right guesses",
+    1: Guess("How many of the {positions} next words does the peeking head guess right?", "hits", GUESSES,
              0, "positions", 1, 0, COUNT),
-    2: Guess("With the causal mask on, how many right guesses are left?", "hits", "right guesses", 0, "positions", 1,
+    2: Guess("With the causal mask on, how many right guesses are left?", "hits", GUESSES, 0, "positions", 1,
              0, COUNT),
     3: Guess("No mask: what share of row {row}'s weight lands on the words after *{row_word}*?", "future_share",
              "of the row's weight", 0, 1, 0.05, 0.10,
              "A share read off a map of shades: within 0.10 of the true share counts as right."),
-    4: Guess("How many cells of the {length} × {length} map go grey with the causal mask?", "masked", "cells", 0, 36, 1,
+    4: Guess("How many cells of the {length} × {length} map go grey with the causal mask?", "masked", CELLS, 0, 36, 1,
              0, COUNT),
     5: Guess("What weight does *{row_word}*, the first word, give itself with the mask on?", "self_weight",
              "of its weight", 0, 1, 0.05, 0,
@@ -211,7 +233,7 @@ QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
             ("Nothing: its weights stay as they were", "Its later weights become zero",
              "Its weights are shared by fewer words", "The whole row becomes zero"), _last_row_unchanged),
     7: Guess("Word {position} becomes *{new_word}*. With the mask on, how many outputs of the {earlier} earlier words "
-             "change?", "mask_changed", "outputs", 0, "earlier", 1, 0, COUNT),
+             "change?", "mask_changed", OUTPUTS, 0, "earlier", 1, 0, COUNT),
     8: Pick("Row {row}: which way of removing the blocked cells still leaves weight on the future?",
             ("−∞ before the softmax", "Zero after the softmax", "Zero after the softmax, then renormalise",
              "A score of zero before the softmax"), _leaking_route),
@@ -220,14 +242,14 @@ QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
              "Worked by hand from exps given to two decimals: within 3 percentage points counts as right."),
     10: Guess("Blocked weights zeroed after the softmax: what does row {row} add up to?", "row_sum", "", 0, 1, 0.05,
               0.10, "Any sum well below one shows the trap: within 0.10 of the true sum counts as right."),
-    11: Guess("*one* and *step* are PAD, no causal mask: how many cells does padding block?", "padding", "cells", 0, 36,
+    11: Guess("*one* and *step* are PAD, no causal mask: how many cells does padding block?", "padding", CELLS, 0, 36,
               1, 0, COUNT),
-    12: Guess("Padding and the causal mask together: how many cells are masked in all?", "masked", "cells", 0, 36, 1,
+    12: Guess("Padding and the causal mask together: how many cells are masked in all?", "masked", CELLS, 0, 36, 1,
               0, COUNT),
     13: Pick("The first word is PAD and the mask is on. What can row {row}, *{row_word}*, look at?",
              ("Only itself", "Nothing at all", "Every real word", "The words after it"), _empty_row),
     14: Guess("Dropout p = {p} in training: how many of the {legal} open weights does this pattern drop?", "dropped",
-              "weights", 0, "legal", 1, 3,
+              WEIGHTS, 0, "legal", 1, 3,
               "The pattern is random: about p × {legal} are dropped, give or take {drop_sd} (one standard "
               "deviation), so within 3 of this pattern's count counts as right."),
     15: Pick("No rescale after dropout: what do the rows add up to?",
@@ -237,17 +259,17 @@ QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
               "mean_without", "", 0, 1, 0.05, 0.05,
               "An average of {rolls} random rows sits within about 0.02 of its expectation: within 0.05 counts as "
               "right."),
-    17: Guess("Inference, p still {p}: how many cells are dropped?", "dropped", "cells", 0, 36, 1, 0, COUNT),
-    18: Guess("d_model = {d_model} cut into {heads} heads: how many columns does each head get?", "d_head", "columns",
+    17: Guess("Inference, p still {p}: how many cells are dropped?", "dropped", CELLS, 0, 36, 1, 0, COUNT),
+    18: Guess("d_model = {d_model} cut into {heads} heads: how many columns does each head get?", "d_head", COLUMNS,
               1, "d_model", 1, 0, COUNT),
     19: Pick("Head {view}: will *{row_word}* weigh the words as it did in head {previous}?",
              ("Yes, the same weights", "No, different weights"), _head_differs),
     20: Pick("Head {view}: which word does *{row_word}* lean on most?", (), _top_word),
-    21: Guess("After the last head, how many numbers wide is each word's output before W_o?", "d_model", "numbers", 1,
+    21: Guess("After the last head, how many numbers wide is each word's output before W_o?", "d_model", NUMBERS, 1,
               48, 1, 0, COUNT),
     22: Guess("In the concatenation, at which column does the second head's output start?", "second_first",
               "", 1, "d_model", 1, 0, COUNT),
-    23: Guess("Without W_o, how many heads does each output column hear?", "alone", "heads", 0, "heads", 1, 0, COUNT),
+    23: Guess("Without W_o, how many heads does each output column hear?", "alone", HEADS, 0, "heads", 1, 0, COUNT),
     24: Guess("Double GPT-2's context of {context}: how many times as much memory do the scores take?", "ratio",
               "times as much", 1, 16, 1, 0, COUNT),
     25: Guess("Row {row}, *{row_word}*: what is the first number of its output?", "context_first", "", -1, 1, 0.05,
@@ -351,7 +373,7 @@ def spread_sentence(question: Live, tally: Sequence[int], revealed: bool) -> str
     found = spread(question, tally)
     parts = [answers_word(found.answers)]
     if found.median is not None:
-        parts.append(f"median {format_number(found.median, question.decimals)} {question.unit}".strip())
+        parts.append(f"median {with_unit(format_number(found.median, question.decimals), found.median, question.unit)}")
     if revealed and found.answers:
         within = "right" if question.kind == "choice" or question.tolerance == 0 else (
             f"within {format_number(question.tolerance, max(question.decimals, 0))} of it")
@@ -417,3 +439,20 @@ def recap_lines(votes: Mapping[tuple[int, int], int]) -> list[RecapLine]:
             continue
         lines.append(RecapLine(number, question.say(option), question.truth_text, question.right(option)))
     return lines
+
+
+def questions_markdown() -> str:
+    """The table of every scene's live question for docs/lecture.md (tests/ui/test_live_questions.py keeps it equal)."""
+    lines = ["| scene | asks | answered as | true answer | counted right |", "| --- | --- | --- | --- | --- |"]
+    for number in range(1, len(SCENES) + 1):
+        question = live_question(number)
+        if question.kind == "number":
+            shape = f"a number, {question.options[0]} to {question.options[-1]} in steps of " \
+                    f"{format_number(question.values[1] - question.values[0], question.decimals)}"
+            rule = "exactly" if question.tolerance == 0 else \
+                f"within {format_number(question.tolerance, question.decimals)}: {question.why}"
+        else:
+            shape = f"one of {question.option_count} options"
+            rule = "that option"
+        lines.append(f"| {number} | {question.ask.replace('|', '/')} | {shape} | {question.truth_text} | {rule} |")
+    return "\n".join(lines)

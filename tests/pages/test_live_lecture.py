@@ -99,7 +99,8 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert "1 answer · median 5 right guesses · 1 of 1 right (100%)" in texts(lecturer)  # round 2: Bob again
     assert "2 answers · median 4 right guesses · 1 of 2 right (50%)" in texts(lecturer)  # round 1 beside it
     ok(ann.run())
-    assert "The answer: 5 right guesses.** You answered **5 right guesses in the first vote**. That counts as right." in texts(ann)
+    assert ("The answer: 5 right guesses.** You answered **5 right guesses in the first vote**. That counts as "
+            "right.") in texts(ann)
 
     # a student explores scene 1 in the Lab and comes back with one tap
     lab_link = next(link for link in ann.get("page_link") if link.proto.label == "Explore this scene in the Lab")

@@ -185,3 +185,13 @@ def test_the_recap_takes_each_scene_s_last_round():
     lines = live.recap_lines({(0, 1): 3, (5, 1): 1, (5, 2): 0, (99, 1): 0, (2, 1): 500})
     assert [(line.number, line.right) for line in lines] == [(1, False), (6, True)]
     assert lines[0].mine == "3 right guesses" and lines[0].truth == "5 right guesses"
+
+
+def test_the_docs_table_is_made_from_the_questions():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "lecture.md").read_text()
+    found = re.search(r"<!-- live-questions:[^\n]*-->\n(.*?)\n<!-- /live-questions -->", text, re.S)
+    assert found, "docs/lecture.md lost its live-questions markers"
+    assert found.group(1) == live.questions_markdown(), "paste live.questions_markdown() into docs/lecture.md"

@@ -1,0 +1,164 @@
+"""The live lecture in headless Chromium: a lecturer projecting Lecture scenes at 1280x720 goes live, two phones at
+390x844 scan once and then follow three scenes with no tap, answer a number and a choice, see the reveal, and
+one explores a scene in the Lab and comes back with one tap. On a server of its own with a temp SQLite file.
+
+Checked on the way: the question reaches the phones within 2 s of the scene change (plus the page's settling), the
+projector's count follows an answer, no spread before the lecturer shows it, the true value marked after the
+reveal, the browser's Back on the projector moves the phones back too, and every projector and phone screen fits
+its viewport with nothing to scroll (tests/browser/fit.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import fit
+import harness
+import pytest
+
+from attn_poll import Phase, Poll, open_store
+
+pytestmark = pytest.mark.browser
+
+SLOW_MS = 90_000
+FOLLOW_S = 2.0 + 2.0  # a phone checks every 2 s; then the page is drawn and settles before we read it
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('live') / 'poll.sqlite3'}"
+    before = os.environ.get("ATTN_LAB_DATABASE_URL")
+    os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server process inherits it
+    try:
+        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
+            yield running, Poll(open_store(url))
+    finally:
+        if before is None:
+            os.environ.pop("ATTN_LAB_DATABASE_URL", None)
+        else:
+            os.environ["ATTN_LAB_DATABASE_URL"] = before
+
+
+def wait_text(page, text: str, seconds: float) -> float:
+    """Seconds until `text` shows in the page's main area; fails with what the page showed."""
+    start = time.monotonic()
+    while text not in (body := page.locator('[data-testid="stMain"]').inner_text()):
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"{text!r} did not show within {seconds} s; the page shows: {body[:600]!r}")
+        page.wait_for_timeout(100)
+    return time.monotonic() - start
+
+
+def fits(page, what: str) -> None:
+    wrong = fit.problems(fit.measure(page))
+    assert not wrong, f"{what}: {wrong}"
+
+
+def press(page, key: str) -> None:
+    page.locator(f".st-key-{key} button").first.click()
+    harness.wait_for_app(page, timeout_ms=SLOW_MS)
+
+
+def answer_number(phone, value: str) -> None:
+    box = phone.locator('[data-testid="stNumberInput"] input')
+    box.fill(value)
+    phone.get_by_role("button", name="Send").click()
+    harness.wait_for_app(phone, timeout_ms=SLOW_MS)
+
+
+def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
+    server, poll = live_server
+    lecturer_context = harness.new_context(browser, 1280, 720)
+    lecturer = lecturer_context.new_page()
+    errors = harness.collect_page_errors(lecturer)
+    lecturer.goto(f"{server.url}Lecture_scenes?mode=projector", timeout=SLOW_MS)
+    harness.wait_for_app(lecturer, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    press(lecturer, "live-go")
+    query = parse_qs(urlsplit(lecturer.url).query)
+    code, secret = query["room"][0], query["host"][0]
+    wait_text(lecturer, "Scan to follow the lecture", 10)
+    fits(lecturer, "scene 1 with its join code")
+
+    phones = []
+    for _ in range(2):
+        context = harness.new_context(browser, 390, 844, touch=True)
+        phone = context.new_page()
+        errors += harness.collect_page_errors(phone)
+        phone.goto(f"{server.url}Class_poll?room={code}", timeout=SLOW_MS)
+        harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+        wait_text(phone, "How many of the 5 next words", 10)
+        phones.append(phone)
+    fits(phones[0], "a phone's numeric question")
+
+    # scene 1, a number: both answer; the count follows; no spread until the lecturer shows it
+    answer_number(phones[0], "5")
+    answer_number(phones[1], "3")
+    wait_text(phones[0], "Sent: 5 right guesses", 5)
+    wait_text(lecturer, "2 of 2 answered", FOLLOW_S)
+    assert lecturer.locator('[data-testid="stPlotlyChart"]').count() == 0
+    press(lecturer, "live-close")
+    wait_text(lecturer, "median 4 right guesses", FOLLOW_S)
+    assert lecturer.locator('[data-testid="stPlotlyChart"]').count() == 1
+    wait_text(phones[0], "Answers are closed", FOLLOW_S)
+
+    # Next reveals: the spread marks the true value, on the projector and on the phones
+    press(lecturer, "scenes-next")
+    wait_text(lecturer, "1 of 2 right (50%)", FOLLOW_S)
+    assert "true 5" in lecturer.locator('[data-testid="stPlotlyChart"]').inner_text()
+    fits(lecturer, "scene 1 revealed with the spread")
+    wait_text(phones[0], "That counts as right.", FOLLOW_S)
+    wait_text(phones[1], "That is off.", FOLLOW_S)
+    fits(phones[1], "a phone after the reveal")
+
+    # Next again: scene 2 reaches the phones with no tap
+    started = time.monotonic()
+    press(lecturer, "scenes-next")
+    for phone in phones:
+        wait_text(phone, "With the causal mask on, how many right guesses are left?", FOLLOW_S + 2)
+    follow_s = time.monotonic() - started
+    assert poll.state(code).question_index == 1
+    answer_number(phones[0], "1")
+
+    # the browser's Back on the projector: the phones go back to scene 1, revealed
+    lecturer.go_back()
+    harness.wait_for_app(lecturer, timeout_ms=SLOW_MS)
+    wait_text(phones[1], "That is off.", FOLLOW_S + 2)
+    assert (poll.state(code).question_index, poll.state(code).phase) == (0, Phase.REVEALED)
+
+    # a slide's link to scene 6, a choice
+    lecturer.goto(f"{server.url}Lecture_scenes?mode=projector&scene=6&room={code}&host={secret}", timeout=SLOW_MS)
+    harness.wait_for_app(lecturer, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    for phone in phones:
+        wait_text(phone, "What does the causal mask change", FOLLOW_S + 2)
+    fits(phones[0], "a phone's choice question")
+    fits(lecturer, "a choice scene with its options")
+    phones[0].locator('[data-testid="stRadioOption"]').filter(has_text="A. Nothing").click()
+    harness.wait_for_app(phones[0], timeout_ms=SLOW_MS)
+    phones[1].locator('[data-testid="stRadioOption"]').filter(has_text="B. Its later").click()
+    harness.wait_for_app(phones[1], timeout_ms=SLOW_MS)
+    wait_text(lecturer, "2 of 2 answered", FOLLOW_S)
+    press(lecturer, "scenes-next")
+    wait_text(lecturer, "1 of 2 right (50%)", FOLLOW_S)
+    fits(lecturer, "a choice scene revealed with its bars")
+
+    # a student explores the scene in the Lab and comes back with one tap
+    explorer = phones[0]
+    wait_text(explorer, "Explore this scene in the Lab", FOLLOW_S)
+    explorer.get_by_text("Explore this scene in the Lab").click()
+    harness.wait_for_app(explorer, timeout_ms=SLOW_MS)
+    wait_text(explorer, "Back to the lecture", 10)
+    assert "room=" + code in explorer.url
+    explorer.get_by_text("Back to the lecture").click()
+    harness.wait_for_app(explorer, timeout_ms=SLOW_MS)
+    wait_text(explorer, "That counts as right.", 10)  # the same scene, revealed, with their own answer
+
+    # the end: the lecturer ends it, each phone shows its recap
+    poll.end_room(code, secret)
+    wait_text(phones[0], "Your predictions: 3 of 3 right.", FOLLOW_S + 2)
+    wait_text(phones[1], "Your predictions: 0 of 2 right.", FOLLOW_S + 2)
+    for page in (lecturer, *phones):
+        harness.assert_no_exception(page)
+    assert not errors, errors
+    print(f"scene change -> question on both phones: {follow_s:.2f} s")
