@@ -306,6 +306,17 @@ class Poll:
         return self.store.read(lambda connection: self._stamp(connection, self._room(
             connection, code, allow_ended=True, plain=True), voter_id))
 
+    def room_stamp(self, code: str) -> tuple:
+        """(version, phase, expired): changes whenever a host action or the clock changes what a phone shows; one
+        indexed read of the room's row. What a phone's browser polls over plain HTTP (attn_ui/views/poll_route.py),
+        with no Streamlit run at all."""
+
+        def work(connection: Connection) -> tuple:
+            room = self._room(connection, code, allow_ended=True, plain=True)
+            return room.version, room.phase, room.expires_at <= self.clock()
+
+        return self.store.read(work)
+
     # --- anyone with the code (the projector, the phones) ---------------------------------------------
 
     def state(self, code: str) -> RoomState:

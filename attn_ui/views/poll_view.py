@@ -25,6 +25,7 @@ Session state used here (besides poll_service's and join's keys):
 from __future__ import annotations
 
 import functools
+import html
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, Roo
 from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
-from attn_ui.views import live_view, poll_service
+from attn_ui.views import live_view, poll_route, poll_service
 from attn_ui.widgets import join, look, projector
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import lab_button
@@ -437,25 +438,74 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
         st.session_state[key] = st.session_state.get(SHOWN_VOTE_PREFIX + key)
 
 
+# Served by serve.py, an idle phone asks the server's plain HTTP route (poll_route) every PHONE_EVERY_S whether the
+# room moved, from the browser, and clicks the fragment's hidden Refresh button only when the stamp it gets differs
+# from the one the fragment was drawn with (or the route fails: the fragment then shows why and is asked again).
+PHONE_JS = """
+<script id="attn-phone">
+if (!window.__attnPhone) {
+  window.__attnPhone = true;
+  let askedFor = null, askedAt = 0;
+  setInterval(async () => {
+    const mark = document.getElementById("attn-stamp");
+    if (!mark || document.hidden) return;
+    const drawn = mark.dataset.stamp;
+    if (askedFor === drawn && Date.now() - askedAt < 6000) return;  // a refresh is on its way
+    let now;
+    try {
+      const answer = await fetch(mark.dataset.url, {cache: "no-store"});
+      now = answer.ok ? (await answer.json()).stamp : "error " + answer.status;
+    } catch (error) { now = "offline"; }
+    if (now === drawn) return;
+    const refresh = document.querySelector(".st-key-poll-refresh button");
+    if (refresh) { askedFor = drawn; askedAt = Date.now(); refresh.click(); }
+  }, __EVERY_MS__);
+}
+</script>
+""".replace("__EVERY_MS__", str(int(PHONE_EVERY_S * 1000)))
+STAMP_MARK = '<div id="attn-stamp" data-url="{url}" data-stamp="{stamp}"></div>'
+
+
+def _mark(code: str, stamp: str) -> None:
+    """What the browser's check compares against: the stamp this drawing shows, and where to ask for the current one;
+    with the hidden button it presses when they differ. Only in a process that serves the route."""
+    if not poll_route.available():
+        return
+    url = html.escape(poll_route.stamp_url(st.context.url, code), quote=True)
+    st.html(STAMP_MARK.format(url=url, stamp=html.escape(stamp, quote=True)))
+    st.html(PHONE_JS, unsafe_allow_javascript=True)
+    st.button("Refresh", key="poll.refresh")
+
+
+def _trouble(error: PollError) -> str:
+    """The mark of a phone drawn with an error: a room gone for good is what the route answers too (no more
+    refreshes); anything else differs from every answer, so the browser asks for a refresh again soon."""
+    return "error 404" if isinstance(error, RoomNotFound | RoomExpired) else "trouble"
+
+
 def phone(code: str, voter: str) -> None:
     """A student's phone: the question and the options, the vote, and the reveal when it comes.
 
-    A fragment without a timer: a tap reruns it alone; watch() reruns the page when the room changed."""
+    A fragment without a timer: a tap reruns it alone. watch() reruns the page when the room changed; or, served by
+    serve.py, the browser's check (PHONE_JS) presses the fragment's hidden Refresh button."""
     st.session_state[DRAWN_KEY] = time.monotonic()
     if st.session_state.get(JOINED_KEY) != code:
         _, error = poll_service.attempt(lambda: poll_service.poll().join(code, voter))
         if error is not None:
             st.session_state[STAMP_KEY] = None  # watch() tries again
+            _mark(code, _trouble(error))
             show_problem(error)
             return
         st.session_state[JOINED_KEY] = code
     view, error = poll_service.attempt(lambda: poll_service.poll().phone_view(code, voter))
     if error is not None:
         st.session_state[STAMP_KEY] = None
+        _mark(code, _trouble(error))
         show_problem(error)
         return
     st.session_state[STAMP_KEY] = view.stamp
     state = view.state
+    _mark(code, poll_route.stamp_text(*view.stamp[:3]))
     if live.scene_of(state.question_id) is not None:  # a live lecture: the scene on the projector, on the phone
         st.caption(f"Room {state.code} · live lecture")
         if state.phase is Phase.ENDED:
@@ -525,4 +575,5 @@ def student_face(code: str, problem: str = "") -> None:
     voter = poll_service.voter_id()
     with st.container(key="poll-phone"):
         st.fragment(phone)(code, voter)
-    st.fragment(watch, run_every=PHONE_EVERY_S)(code, voter)
+    if not poll_route.available():  # served by serve.py, the browser asks the route instead (PHONE_JS)
+        st.fragment(watch, run_every=PHONE_EVERY_S)(code, voter)

@@ -1,6 +1,8 @@
 """The live lecture in headless Chromium: a lecturer projecting Lecture scenes at 1280x720 goes live, two phones at
 390x844 scan once and then follow three scenes with no tap, answer a number and a choice, see the reveal, and
-one explores a scene in the Lab and comes back with one tap. On a server of its own with a temp SQLite file.
+one explores a scene in the Lab and comes back with one tap. On a server of its own with a temp SQLite file, started
+as a course deployment starts it (serve.py): the phones check the room over its plain HTTP route, with no timed
+fragment (tests/browser/test_poll_browser.py runs the phones of `streamlit run app.py`, with the timer).
 
 Checked on the way: the question reaches the phones within 2 s of the scene change (plus the page's settling), the
 projector's count follows an answer, no spread before the lecturer shows it, the true value marked after the
@@ -32,7 +34,7 @@ def live_server(tmp_path_factory):
     before = os.environ.get("ATTN_LAB_DATABASE_URL")
     os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server process inherits it
     try:
-        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
+        with harness.start_server("serve.py", cwd=harness.REPO_ROOT) as running:
             yield running, Poll(open_store(url))
     finally:
         if before is None:

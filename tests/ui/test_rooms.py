@@ -24,8 +24,9 @@ ROOMS = {
     "attn_ui/widgets": ({"numpy", "streamlit", "pandas"}, {"attn_core", "attn_poll", "attn_ui.figures", "attn_ui.words",
                                                            "attn_ui.quiz", "attn_ui.widgets"}),
     # a page's whole feature: it may use every room above; no shared control imports a view
-    "attn_ui/views": ({"numpy", "streamlit", "pandas"}, {"attn_core", "attn_poll", "attn_ui.figures", "attn_ui.words",
-                                                         "attn_ui.quiz", "attn_ui.widgets", "attn_ui.views"}),
+    "attn_ui/views": ({"numpy", "streamlit", "pandas", "starlette"}, {
+        "attn_core", "attn_poll", "attn_ui.figures", "attn_ui.words", "attn_ui.quiz", "attn_ui.widgets",
+        "attn_ui.views"}),
 }
 PURE = ("attn_core", "attn_poll", "attn_ui/words", "attn_ui/quiz", "attn_ui/figures")
 
