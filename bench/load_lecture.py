@@ -289,6 +289,13 @@ class LecturePhone(Phone):
                 self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
                                          f"{str(error)[:100]}")
                 await asyncio.sleep(0.5)
+        for scene in range(self.tally.current + 1):  # every scene shown is answered or has its reason
+            if scene in self.answered:
+                continue
+            widget = self.widgets.get(scene)
+            reason = ("never drawn" if widget is None else "revealed before its moment" if widget[3] else
+                      "the lecture ended before its moment")
+            self.tally.skipped.append(f"phone {self.number}, scene {scene + 1}: {reason}")
 
 
 # --- the lecturer, the counter, the server ----------------------------------------------------------------------------
@@ -457,7 +464,9 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     problems = tally.errors + [f"phone {a.phone}, scene {a.scene + 1}: {a.refused}" for a in refused]
     print(f"errors and refusals: {len(problems)}" + "".join(f"\n  {p}" for p in problems[:12]))
     if tally.skipped or missed:
-        print(f"not sent: {tally.skipped[:6]}; never drawn: {missed[:6]}")
+        why = collections.Counter(line.split(": ", 1)[1] for line in tally.skipped)
+        print(f"not sent {len(tally.skipped)}: " + ", ".join(f"{count} {reason}" for reason, count in why.most_common())
+              + f"; never drawn {len(missed)}: {missed[:6]}")
     found = tracebacks(log_text)
     total = sum(int(t.split(" x ")[0]) for t in found)
     print(f"server log tracebacks: {total}" + "".join(f"\n  {t}" for t in found[:8]))

@@ -29,7 +29,7 @@ from attn_ui.views import poll_service
 from attn_ui.widgets import join, panels, projector
 from attn_ui.widgets.page import lab_button
 from attn_ui.words import live, poll_words
-from attn_ui.words.scenes import SCENES, scene_words
+from attn_ui.words.scenes import SCENES
 
 NOTE_KEY = "live.note"
 ANSWER_PREFIX = "live.answer."
@@ -54,6 +54,18 @@ class Host:
     @property
     def ended(self) -> bool:
         return self.state.phase is Phase.ENDED
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cached_question(number: int) -> live.Live:
+    """Scene `number`'s live question (frozen), built once a server: every phone draws it at each scene change."""
+    return live.live_question(number)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cached_scene_text(number: int):
+    """Scene `number`'s words (frozen), built once a server."""
+    return live.scene_text(number)
 
 
 def _note(text: str | None) -> None:
@@ -227,7 +239,7 @@ def room_board(code: str, secret: str, revealed: bool) -> None:
     number = live.scene_of(state.question_id)
     if number is None or view.counts is None or not view.counts.rounds:
         return
-    question = live.live_question(number)
+    question = cached_question(number)
     tally = view.counts.rounds[-1]
     show_note()
     with st.container(key="live-status"):
@@ -275,7 +287,7 @@ def _vote(code: str, voter: str, question_index: int, round_number: int, option:
 
 
 def _send_number(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
-    question = live.live_question(question_index + 1)
+    question = cached_question(question_index + 1)
     value = st.session_state.get(key)
     if value is None:
         _note("Type a number first, then press Send.")
@@ -293,7 +305,7 @@ def _send_number(code: str, voter: str, question_index: int, round_number: int, 
 
 
 def _send_choice(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
-    question = live.live_question(question_index + 1)
+    question = cached_question(question_index + 1)
     option = st.session_state.get(key)
     if option is None:
         return
@@ -314,9 +326,9 @@ def _option_label(question: live.Live, option: object) -> str:
 def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) -> None:
     """A scene's question on a student's phone, the answer box, and after the reveal the answer and the Lab link."""
     number = live.scene_of(state.question_id)
-    question = live.live_question(number)
+    question = cached_question(number)
     scene = SCENES[number - 1]
-    words = scene_words(scene)
+    words = cached_scene_text(number)
     show_note()
     st.markdown(f"**Scene {number} of {len(SCENES)} · {words.title}**")
     with st.container(key="live-ask"):

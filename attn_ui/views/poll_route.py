@@ -8,43 +8,39 @@ the route from the browser (poll_view.PHONE_JS) and reruns its fragment only whe
 it was drawn with. Started as `streamlit run app.py` (Community Cloud) there is no route, and phones keep the
 timed fragment.
 
-Nothing here keeps state in Python: the Poll (an engine and its pool) is built once per process and every answer
-is a query, so each replica behind the proxy answers for every room.
+Nothing here keeps state in Python: the Poll is the pages' own (poll_service, one engine and pool a process) and
+every answer is a query, so each replica behind the proxy answers for every room.
 """
 
 from __future__ import annotations
 
-import functools
 import os
+from types import MappingProxyType
 from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from attn_poll import Poll, PollError, open_store, resolve_url
-from attn_poll.store import URL_ENV, DatabaseError
+from attn_poll import PollError
+from attn_poll.store import DatabaseError
+from attn_ui.views import poll_service
 
 ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process started by serve.py: the pages may rely on the route
 PATH = "/_attn/room/{code}/stamp"
-NO_STORE = {"Cache-Control": "no-store"}
-
-
-@functools.lru_cache(maxsize=4)
-def _poll(url: str) -> Poll:
-    return Poll(open_store(url))
+NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
 
 
 def stamp(request: Request) -> JSONResponse:
     """The room's stamp, or why there is none (404 an unknown or malformed code, 503 the database is away)."""
     code = request.path_params.get("code", "")
     try:
-        version, phase, expired = _poll(resolve_url(os.environ.get(URL_ENV) or None)).room_stamp(code)
+        version, phase, expired = poll_service.process_poll().room_stamp(code)
     except PollError as error:
-        return JSONResponse({"error": str(error)}, status_code=404, headers=NO_STORE)
+        return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
     except DatabaseError:
-        return JSONResponse({"error": "database unavailable"}, status_code=503, headers=NO_STORE)
-    return JSONResponse({"stamp": stamp_text(version, phase, expired)}, headers=NO_STORE)
+        return JSONResponse({"error": "database unavailable"}, status_code=503, headers=dict(NO_STORE))
+    return JSONResponse({"stamp": stamp_text(version, phase, expired)}, headers=dict(NO_STORE))
 
 
 def routes() -> list[Route]:

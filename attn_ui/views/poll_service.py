@@ -53,6 +53,11 @@ def _poll_for(url: str) -> Poll:
     return Poll(open_store(url))
 
 
+def process_poll() -> Poll:
+    """The shared Poll outside any session (the phones' HTTP route): the same engine the pages use."""
+    return _poll_for(database_url())
+
+
 def poll() -> Poll:
     """The shared Poll; StorageError (a sentence for the page) when the database cannot be reached. The URL is
     looked up once per session (reading secrets on every idle phone poll cost more than the poll's query)."""

@@ -25,7 +25,7 @@ import numpy as np
 from attn_core import compute
 from attn_core.lessons import masks as mask_lessons
 from attn_core.training import PRESETS, measures
-from attn_ui.words.scenes import SCENES, Scene, scene_facts, scene_words
+from attn_ui.words.scenes import SCENES, Scene, SceneWords, scene_facts, scene_words
 
 SCENE_PREFIX = "scene:"  # + the scene's number, from 1: a lecture room's question ids
 
@@ -284,6 +284,11 @@ QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
 })
 
 
+def scene_text(number: int) -> SceneWords:
+    """Scene `number`'s title, question and answer (scenes.scene_words)."""
+    return scene_words(SCENES[number - 1])
+
+
 def scene_question_id(number: int) -> str:
     return f"{SCENE_PREFIX}{number}"
 
@@ -398,7 +403,7 @@ def lecture_csv(asked: Sequence[tuple[str, Sequence[Sequence[int]]]]) -> str:
         if number is None:
             continue
         question = live_question(number)
-        title = scene_words(SCENES[number - 1]).title
+        title = scene_text(number).title
         for round_number, tally in enumerate(rounds, start=1):
             found = spread(question, tally)
             if question.kind == "number":

@@ -23,7 +23,7 @@ def ask(code: str) -> tuple[int, dict]:
 @pytest.fixture
 def routed(poll, monkeypatch) -> Poll:
     """The route on this test's database and clock (it opens the configured URL; tests/browser serve it for real)."""
-    monkeypatch.setattr(poll_route, "_poll", lambda url: poll)
+    monkeypatch.setattr(poll_route.poll_service, "process_poll", lambda: poll)
     return poll
 
 
