@@ -99,16 +99,16 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
     answer_number(phones[1], "3")
     wait_text(phones[0], "Sent: 5 right guesses", 5)
     wait_text(lecturer, "2 of 2 answered", FOLLOW_S)
-    assert lecturer.locator('[data-testid="stPlotlyChart"]').count() == 0
+    assert lecturer.locator('[data-testid="stPlotlyChart"]').count() == 0  # before the reveal, no board and no spread
     press(lecturer, "live-close")
     wait_text(lecturer, "median 4 right guesses", FOLLOW_S)
-    assert lecturer.locator('[data-testid="stPlotlyChart"]').count() == 1
+    assert lecturer.locator('.st-key-live-round-1 [data-testid="stPlotlyChart"]').count() == 1
     wait_text(phones[0], "Answers are closed", FOLLOW_S)
 
     # Next reveals: the spread marks the true value, on the projector and on the phones
     press(lecturer, "scenes-next")
     wait_text(lecturer, "1 of 2 right (50%)", FOLLOW_S)
-    assert "true 5" in lecturer.locator('[data-testid="stPlotlyChart"]').inner_text()
+    assert "true 5" in lecturer.locator('.st-key-live-round-1 [data-testid="stPlotlyChart"]').inner_text()
     fits(lecturer, "scene 1 revealed with the spread")
     wait_text(phones[0], "That counts as right.", FOLLOW_S)
     wait_text(phones[1], "That is off.", FOLLOW_S)
