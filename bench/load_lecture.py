@@ -4,9 +4,16 @@ question.
     python3 bench/load_lecture.py                                 # SQLite (a temp file), 150 phones, 27 scenes: ~12 min
     python3 bench/load_lecture.py --url postgresql+psycopg://... --scenes 9
     python3 bench/load_lecture.py --phones 10 --scenes 3 --scene-seconds 12 --answer-within 8   # a quick try
+    python3 bench/load_lecture.py --timer ...                     # the old way: app.py, a timed fragment per phone
+
+Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where an idle phone's browser asks
+the plain HTTP route GET /_attn/room/<CODE>/stamp every 2 s and presses the phone fragment's hidden Refresh button
+only when the answer differs from the stamp its last drawing showed. --timer is `streamlit run app.py` (Community
+Cloud), where each phone reruns its timed watch fragment every 2 s and that fragment reruns the page on a change.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
-- The app server is real: `streamlit run app.py` of this working tree on 127.0.0.1, on SQLite (a temp file) or the
+- The app server is real: `streamlit run serve.py` (or app.py with --timer) of this working tree on 127.0.0.1,
+  on SQLite (a temp file) or the
   database at --url. Its log is kept (--server-log) and scanned for tracebacks.
 - The lecturer is simulated, without a browser: the bench opens the room as Go live does (create_room over
   live.lecture_questions(), then show_scene(0)) and then calls Poll.show_scene on the database itself, as the host's
@@ -16,8 +23,15 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   CPU below is the phones' alone.
 - Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
   `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
-  scene, spread over --join-seconds, then poll the watch fragment every 2 s as the frontend's run_every timer does; the
-  app reruns the whole page when the room moved. At a random moment in [1, --answer-within] s after a scene's question
+  scene, spread over --join-seconds, then check every 2 s whether the room moved:
+  route mode: as PHONE_JS in the browser does, an HTTP/1.1 GET of the route's address (the `data-url` of the
+  #attn-stamp st.html element the phone fragment drew) on one kept-alive connection per phone (asyncio streams);
+  when the answer's stamp differs from that element's `data-stamp` (or the GET failed), the Refresh button's trigger
+  in a run of the phone fragment alone (the button's fragment id), and not again within 6 s for the same drawn
+  stamp, as PHONE_JS waits for a refresh on its way;
+  --timer: a rerun of the watch fragment (is_auto_rerun, the id from the auto_rerun message), as the frontend's
+  run_every timer does; the app reruns the whole page when the room moved.
+  At a random moment in [1, --answer-within] s after a scene's question
   appeared on it, each phone answers: on a number scene the number box's value (a value on the scene's grid,
   live_question(n).values[random index]) and the Send button's trigger in one run of the phone fragment, as the browser
   submits a form; on a choice scene the radio's value (its formatted option, as the frontend sends it). The answer is
@@ -33,6 +47,8 @@ Measured and printed:
   minus the answers the database counts, over the lecture. Refused answers are printed apart.
 - server CPU seconds per phone-minute: the server process's utime + stime from /proc over the lecture (after the
   joins), divided by phones x lecture minutes.
+- route mode: the route's requests over the lecture, their answer time (request written -> body read), the ones that
+  did not answer 200, and the Refresh runs (sent -> finished). --timer: the timer polls' round trips.
 """
 
 from __future__ import annotations
@@ -40,6 +56,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import html
+import json
 import math
 import os
 import random
@@ -72,6 +90,7 @@ JOIN_TIMEOUT_S = 120  # every phone must have drawn the first scene this long af
 ANSWER_ID = re.compile(r"-live\.answer\.(\d+)\.(\d+)$")  # a phone's number box or radio: key live.answer.<q>.<r>
 FORM_ID = re.compile(r"live-form-(\d+)-(\d+)$")
 ALERT_ERROR, ALERT_WARNING = 1, 2  # Alert.Format
+STAMP_MARK = re.compile(r'<div id="attn-stamp" data-url="([^"]*)" data-stamp="([^"]*)"')  # poll_view.STAMP_MARK
 
 
 @dataclass
@@ -99,6 +118,12 @@ class LectureTally(Tally):
     counts: dict[int, list[tuple[float, tuple[int, ...]]]] = field(default_factory=dict)  # scene -> count changes
     current: int = 0  # the scene on screen (the counter reads it)
     reconnects: int = 0
+    route_s: list[float] = field(default_factory=list)  # route mode, over the lecture: each GET's answer time
+    route_all: int = 0  # route GETs over the whole run (joins included)
+    route_failed: list[str] = field(default_factory=list)  # a GET that did not answer 200 (status and body)
+    refresh_s: list[float] = field(default_factory=list)  # a Refresh run: sent -> finished
+    refresh_drew: int = 0  # Refresh runs that drew a new question (the scene moved)
+    stamp_urls: collections.Counter = field(default_factory=collections.Counter)  # data-url values seen
 
 
 class LecturePhone(Phone):
@@ -106,8 +131,15 @@ class LecturePhone(Phone):
     besides answers every scene once, at its random moment after the scene's question appeared on it."""
 
     def __init__(self, number: int, port: int, code: str, tally: LectureTally, questions: list[live.Live],
-                 answer_within: float, start_at: float, seed: int) -> None:
+                 answer_within: float, start_at: float, seed: int, route: bool = True) -> None:
         super().__init__(number, port, code, math.inf, math.inf, 0, tally)
+        self.code, self.route = code, route
+        self.drawn_stamp: str | None = None  # route mode: data-stamp of the last #attn-stamp element drawn
+        self.stamp_path = ""  # its data-url
+        self.refresh_id = ""  # the hidden Refresh button's widget id
+        self.refresh_fragment = ""  # and its fragment (the phone fragment)
+        self.asked_for: str | None = None  # PHONE_JS's askedFor / askedAt
+        self.asked_at = -math.inf
         self.questions = questions
         self.asks = {question.ask: index for index, question in enumerate(questions)}
         self.answer_within, self.start_at = answer_within, start_at
@@ -150,6 +182,13 @@ class LecturePhone(Phone):
             found = FORM_ID.search(element.button.form_id)
             if found:
                 self.submits[int(found[1])] = element.button.id
+        elif kind == "button" and element.button.id.endswith("-poll.refresh"):
+            self.refresh_id, self.refresh_fragment = element.button.id, delta.fragment_id
+        elif kind == "html" and 'id="attn-stamp"' in element.html.body:
+            found = STAMP_MARK.search(element.html.body)
+            if found:
+                self.stamp_path, self.drawn_stamp = html.unescape(found[1]), html.unescape(found[2])
+                self.tally.stamp_urls[self.stamp_path] += 1
         elif kind == "alert" and element.alert.format in (ALERT_ERROR, ALERT_WARNING):
             self.alerts.append(element.alert.body)
 
@@ -203,6 +242,77 @@ class LecturePhone(Phone):
                     raise OSError(f"run ended with status {message.script_finished}")
                 if message.script_finished in SUCCESS:
                     return
+
+    # --- route mode: the browser's check (PHONE_JS) ------------------------------------------------------------------
+
+    http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    def close_http(self) -> None:
+        if self.http is not None:
+            self.http[1].close()
+            self.http = None
+
+    async def get_stamp(self) -> str:
+        """One GET of the route on this phone's kept-alive connection (opened again when the server closed it):
+        the stamp, or "error <status>" as PHONE_JS writes a failed answer."""
+        path = self.stamp_path or f"/_attn/room/{self.code}/stamp"
+        request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nAccept: */*\r\n"
+                   f"Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n").encode()
+        for attempt in range(2):
+            if self.http is None:
+                self.http = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port), timeout=10)
+            reader, writer = self.http
+            asked = time.perf_counter()
+            try:
+                writer.write(request)
+                await writer.drain()
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
+            except (OSError, asyncio.IncompleteReadError):
+                self.close_http()  # the server closed the idle connection: a browser opens another one
+                if attempt:
+                    raise
+                continue
+            lines = head.decode("latin-1").split("\r\n")
+            headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+            if "content-length" not in headers:
+                raise OSError(f"route answer without Content-Length: {lines[0]} {headers}")
+            body = await asyncio.wait_for(reader.readexactly(int(headers["content-length"])), timeout=30)
+            took = time.perf_counter() - asked
+            self.tally.route_all += 1
+            if self.tally.lecture_start <= asked < self.until:
+                self.tally.route_s.append(took)
+            if headers.get("connection", "").lower() == "close":
+                self.close_http()
+            status = lines[0].split(" ")[1] if len(lines[0].split(" ")) > 1 else "?"
+            if status != "200":
+                self.tally.route_failed.append(f"phone {self.number}: {lines[0]} {body[:80]!r}")
+                return f"error {status}"
+            return json.loads(body)["stamp"]
+        raise OSError("unreachable")
+
+    async def check(self, socket) -> None:
+        """PHONE_JS's interval: skip while a refresh for this drawing is on its way (6 s), ask the route, press
+        Refresh when the stamp differs from the one drawn."""
+        drawn = self.drawn_stamp
+        if self.asked_for == drawn and time.perf_counter() - self.asked_at < 6.0:
+            return
+        try:
+            now = await self.get_stamp()
+        except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError, KeyError) as error:
+            self.close_http()
+            self.tally.route_failed.append(f"phone {self.number}: {type(error).__name__}: {str(error)[:80]}")
+            now = "offline"
+        if now == drawn:
+            return
+        if not self.refresh_id:
+            self.tally.errors.append(f"phone {self.number}: the stamp moved ({drawn} -> {now}) but no Refresh drawn")
+            self.asked_for, self.asked_at = drawn, time.perf_counter()
+            return
+        self.asked_for, self.asked_at = drawn, time.perf_counter()
+        latest, sent = self.latest, time.perf_counter()
+        await self.send(socket, [WidgetState(id=self.refresh_id, trigger_value=True)], self.refresh_fragment)
+        self.tally.refresh_s.append(time.perf_counter() - sent)
+        self.tally.refresh_drew += self.latest != latest
 
     def plan(self) -> None:
         """Pick the moment to answer the scene on screen, once its question is drawn and open."""
@@ -276,15 +386,19 @@ class LecturePhone(Phone):
                             await self.answer(socket, scene)
                             continue
                         if now >= next_poll:
-                            drew, sent = self.drew, time.perf_counter()
-                            await self.rerun(socket, None, timer=True)
-                            took = time.perf_counter() - sent
-                            (self.tally.drawing_poll_s if self.drew > drew else self.tally.idle_poll_s).append(took)
+                            if self.route:
+                                await self.check(socket)
+                            else:
+                                drew, sent = self.drew, time.perf_counter()
+                                await self.rerun(socket, None, timer=True)
+                                took = time.perf_counter() - sent
+                                (self.tally.drawing_poll_s if self.drew > drew else self.tally.idle_poll_s).append(took)
                             next_poll = max(next_poll + PHONE_EVERY_S, time.perf_counter())
                             continue
                         wake = min(next_poll, self.until, math.inf if self.pending is None else self.pending[1])
                         await asyncio.sleep(max(0.0, wake - time.perf_counter()))
-            except (OSError, websockets.WebSocketException, TimeoutError) as error:
+            except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError) as error:
+                self.close_http()
                 self.tally.reconnects += 1
                 self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
                                          f"{str(error)[:100]}")
@@ -350,9 +464,9 @@ def counter(poll: Poll, code: str, tally: LectureTally, stop: threading.Event) -
         stop.wait(COUNT_EVERY_S)
 
 
-def serve(port: int, log_path: Path) -> subprocess.Popen:
-    """load_poll.start's server, its output kept in a log (load_poll.start drops it): the app's tracebacks."""
-    args = [sys.executable, "-m", "streamlit", "run", str(REPO_ROOT / "app.py"), "--server.headless", "true",
+def serve(port: int, log_path: Path, script: str) -> subprocess.Popen:
+    """load_poll.start's server (of serve.py or app.py), its output kept in a log (load_poll.start drops it)."""
+    args = [sys.executable, "-m", "streamlit", "run", str(REPO_ROOT / script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     with log_path.open("wb") as log:
         process = subprocess.Popen(args, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
@@ -435,7 +549,8 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     wrong_option = sum(1 for scene, _, _, _, _, sent in per_scene
                        if tuple(sent.get(o, 0) for o in range(questions[scene].option_count)) != final.get(scene, ()))
     minutes = lecture_s / 60
-    print(f"backend {backend} · {phones} phones · {scenes} scenes x {args.scene_seconds:g} s, answers 1 to "
+    print(f"backend {backend} · {'timer (app.py)' if args.timer else 'route (serve.py)'} · {phones} phones · "
+          f"{scenes} scenes x {args.scene_seconds:g} s, answers 1 to "
           f"{args.answer_within:g} s after the question, reveal {args.reveal_before:g} s before the next scene · "
           f"lecture {lecture_s:.0f} s · load average {os.getloadavg()[0]:.1f} (1 min) at the end")
     print(f"scene change -> question on the phones (scenes 2..{scenes}, from the start of show_scene): "
@@ -452,7 +567,19 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     print(f"counted options equal the options sent: {scenes - wrong_option} of {scenes} scenes")
     print(f"server CPU {cpu_s:.1f} s over the lecture = {cpu_s / (phones * minutes):.3f} s per phone-minute "
           f"({phones} phones x {minutes:.2f} min); bench process CPU {bench_cpu_s:.1f} s")
-    print(f"phone timer polls: idle {spread(tally.idle_poll_s)}; drawing the page again {spread(tally.drawing_poll_s)}")
+    if args.timer:
+        print(f"phone timer polls: idle {spread(tally.idle_poll_s)}; drawing the page again "
+              f"{spread(tally.drawing_poll_s)}")
+    else:
+        ms = [s * 1000 for s in tally.route_s]
+        answer = "none" if not ms else (f"p50 {percentile(ms, 50):.1f} ms, p95 {percentile(ms, 95):.1f} ms, "
+                                        f"max {max(ms):.1f} ms")
+        print(f"route GET /_attn/room/<CODE>/stamp: {len(ms)} requests over the lecture "
+              f"({len(ms) / max(1e-9, phones * minutes):.1f} per phone-minute), {tally.route_all} in the whole run; "
+              f"answer {answer}; not 200 or failed {len(tally.route_failed)}"
+              + "".join(f"\n  {f}" for f in tally.route_failed[:4]))
+        print(f"Refresh runs (the stamp moved): {spread(tally.refresh_s)}; {tally.refresh_drew} drew a new question; "
+              f"data-url seen {dict(tally.stamp_urls.most_common(2))}")
     print(f"reconnects {tally.reconnects} · reconnecting notes {tally.reconnecting_notes}")
     print("per scene: question p95 / max · answer -> counted p95 / max · answers counted of finished without error")
     for scene, waits, delays, sent, count, _ in per_scene:
@@ -479,7 +606,8 @@ async def lecture(args, port: int, poll: Poll, code: str, secret: str, tally: Le
                   questions: list[live.Live], pid: int) -> tuple[float, float, float]:
     first = time.perf_counter() + 0.5
     phones = [LecturePhone(n, port, code, tally, questions, args.answer_within,
-                           first + args.join_seconds * n / args.phones, args.seed) for n in range(args.phones)]
+                           first + args.join_seconds * n / args.phones, args.seed, not args.timer)
+              for n in range(args.phones)]
     tasks = [asyncio.create_task(phone.run()) for phone in phones]
     deadline = first + args.join_seconds + JOIN_TIMEOUT_S
     while sum((n, 0) in tally.seen for n in range(args.phones)) < args.phones and time.perf_counter() < deadline:
@@ -519,6 +647,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="the app server's port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--server-log", default="", help="keep the server's log at this path")
+    parser.add_argument("--timer", action="store_true",
+                        help="the old way: streamlit run app.py, each phone reruns its timed watch fragment every 2 s "
+                             "(default: streamlit run serve.py, each phone asks the HTTP stamp route every 2 s)")
+    parser.add_argument("--route", dest="timer", action="store_false", help="the default: serve.py and the route")
     args = parser.parse_args()
     args.phones = max(1, min(args.phones, MAX_PHONES))
     args.scenes = max(1, min(args.scenes, len(live.SCENES)))
@@ -535,7 +667,7 @@ def main() -> None:
     poll.show_scene(room.code, room.host_secret, 0, False)
     port = args.port or harness.free_port()
     log_path = Path(temp.name) / "server.log"
-    process = serve(port, log_path)
+    process = serve(port, log_path, "app.py" if args.timer else "serve.py")
     budget = args.join_seconds + JOIN_TIMEOUT_S + args.scenes * args.scene_seconds + 120
     tally = LectureTally(deadline=time.perf_counter() + budget)
     try:
