@@ -4,7 +4,7 @@ import streamlit as st
 
 from attn_ui.widgets import panels, projector, share, state
 from attn_ui.widgets.controls import lab_controls
-from attn_ui.widgets.join import back_to_lecture, join_switch
+from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import back_to_lesson, lesson_view, newcomer_line
@@ -27,9 +27,8 @@ def lab() -> None:
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
     with layout.notes:
-        lecture = back_to_lecture()  # only when a live lecture's phone opened the Lab
         scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab
-    view = {**projector.view_keys(row, layout.projector), "scene": scene, **lesson_view(), **lecture}
+    view = {**projector.view_keys(row, layout.projector), "scene": scene, **lesson_view(), **lecture_view()}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:
@@ -44,6 +43,7 @@ def lab() -> None:
 
 st.title("Attention Lab")
 back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
+back_to_lecture()  # a live lecture's phone opened the Lab: one tap back to the lecture
 newcomer_line()  # otherwise, for a first visit: where to start
 join_switch()  # the class poll's join code, once this browser has opened a room
 lab()

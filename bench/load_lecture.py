@@ -5,6 +5,7 @@ question.
     python3 bench/load_lecture.py --url postgresql+psycopg://... --scenes 9
     python3 bench/load_lecture.py --phones 10 --scenes 3 --scene-seconds 12 --answer-within 8   # a quick try
     python3 bench/load_lecture.py --timer ...                     # the old way: app.py, a timed fragment per phone
+    python3 bench/load_lecture.py --deploy --scenes 9             # through deploy/local.sh: HAProxy, 3 replicas, PG
 
 Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where an idle phone's browser asks
 the plain HTTP route GET /_attn/room/<CODE>/stamp every 2 s and presses the phone fragment's hidden Refresh button
@@ -12,9 +13,11 @@ only when the answer differs from the stamp its last drawing showed. --timer is 
 Cloud), where each phone reruns its timed watch fragment every 2 s and that fragment reruns the page on a change.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
-- The app server is real: `streamlit run serve.py` (or app.py with --timer) of this working tree on 127.0.0.1,
-  on SQLite (a temp file) or the
-  database at --url. Its log is kept (--server-log) and scanned for tracebacks.
+- The app server is real: `streamlit run serve.py` (or app.py with --timer) of this working tree on 127.0.0.1, on
+  SQLite (a temp file) or the database at --url. Its log is kept (--server-log) and scanned for tracebacks. With
+  --deploy, `bash deploy/local.sh` instead (tests/deploy/local_deploy.py's start_local: HAProxy on a free port, three
+  serve.py replicas, its own PostgreSQL); phones' websockets and GETs go through the proxy (no cookie: leastconn), the
+  server CPU is the three replicas' sum (HAProxy's not counted), and the log is the three replicas' logs.
 - The lecturer is simulated, without a browser: the bench opens the room as Go live does (create_room over
   live.lecture_questions(), then show_scene(0)) and then calls Poll.show_scene on the database itself, as the host's
   Lecture scenes page does on every run: scene k at k x --scene-seconds, revealed (show_scene(..., revealed=True))
@@ -31,11 +34,11 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   stamp, as PHONE_JS waits for a refresh on its way;
   --timer: a rerun of the watch fragment (is_auto_rerun, the id from the auto_rerun message), as the frontend's
   run_every timer does; the app reruns the whole page when the room moved.
-  At a random moment in [1, --answer-within] s after a scene's question
-  appeared on it, each phone answers: on a number scene the number box's value (a value on the scene's grid,
-  live_question(n).values[random index]) and the Send button's trigger in one run of the phone fragment, as the browser
-  submits a form; on a choice scene the radio's value (its formatted option, as the frontend sends it). The answer is
-  the app's real callback: Poll.vote on the server's engine.
+  At a random moment in [1, --answer-within] s after a scene's question appeared on it, each phone answers: on a number
+  scene the number box's value (a value on the scene's grid, live_question(n).values[random index]) and the Send
+  button's trigger in one run of the phone fragment, as the browser submits a form; on a choice scene the radio's value
+  (its formatted option, as the frontend sends it). The answer is the app's real callback: Poll.vote on the server's
+  engine.
 Measured and printed:
 - scene change -> question on the phones: from the start of the show_scene call to the moment the phone received the
   new scene's question (its ask text or its answer widget, whichever came first). Scenes 2..N: the first is on screen
@@ -603,7 +606,7 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
 
 
 async def lecture(args, port: int, poll: Poll, code: str, secret: str, tally: LectureTally,
-                  questions: list[live.Live], pid: int) -> tuple[float, float, float]:
+                  questions: list[live.Live], pids) -> tuple[float, float, float]:
     first = time.perf_counter() + 0.5
     phones = [LecturePhone(n, port, code, tally, questions, args.answer_within,
                            first + args.join_seconds * n / args.phones, args.seed, not args.timer)
@@ -622,10 +625,10 @@ async def lecture(args, port: int, poll: Poll, code: str, secret: str, tally: Le
         phone.until = end
     stop = threading.Event()
     counting = threading.Thread(target=counter, args=(poll, code, tally, stop), daemon=True)
-    cpu, bench_cpu = harness.process_cpu_seconds(pid), time.process_time()
+    cpu, bench_cpu = sum(map(harness.process_cpu_seconds, pids())), time.process_time()
     counting.start()
     await lecturer(poll, code, secret, tally, args.scenes, args.scene_seconds, args.reveal_before)
-    cpu, bench_cpu = harness.process_cpu_seconds(pid) - cpu, time.process_time() - bench_cpu
+    cpu, bench_cpu = sum(map(harness.process_cpu_seconds, pids())) - cpu, time.process_time() - bench_cpu
     lecture_s = time.perf_counter() - tally.lecture_start
     await asyncio.gather(*tasks)
     stop.set()
@@ -651,7 +654,12 @@ def main() -> None:
                         help="the old way: streamlit run app.py, each phone reruns its timed watch fragment every 2 s "
                              "(default: streamlit run serve.py, each phone asks the HTTP stamp route every 2 s)")
     parser.add_argument("--route", dest="timer", action="store_false", help="the default: serve.py and the route")
+    parser.add_argument("--deploy", action="store_true",
+                        help="start bash deploy/local.sh (HAProxy, three serve.py replicas, its own PostgreSQL; "
+                             "--url ignored) and send the phones through the proxy; server CPU is the replicas' sum")
     args = parser.parse_args()
+    if args.deploy and args.timer:
+        parser.error("--deploy runs serve.py (deploy/local.sh): no --timer")
     args.phones = max(1, min(args.phones, MAX_PHONES))
     args.scenes = max(1, min(args.scenes, len(live.SCENES)))
     if not 1.0 < args.answer_within < args.scene_seconds:
@@ -659,30 +667,48 @@ def main() -> None:
     args.reveal_before = max(0.0, min(args.reveal_before, (args.scene_seconds - args.answer_within) / 2))
 
     temp = tempfile.TemporaryDirectory(prefix="attn-lecture-")
+    deployment = None
+    if args.deploy:  # bash deploy/local.sh: HAProxy, three replicas of serve.py, its own PostgreSQL
+        from tests.deploy.local_deploy import start_local
+
+        deployment = start_local()
+        args.url = deployment.database_url
     url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
     os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
     poll = Poll(open_store(url, application_name="attn-lab-lecture-bench"))
     questions = [live.live_question(n) for n in range(1, len(live.SCENES) + 1)]
     room = poll.create_room(live.lecture_questions())  # as Go live does, then the first scene
     poll.show_scene(room.code, room.host_secret, 0, False)
-    port = args.port or harness.free_port()
     log_path = Path(temp.name) / "server.log"
-    process = serve(port, log_path, "app.py" if args.timer else "serve.py")
+    if deployment is not None:
+        port, process = deployment.proxy_port, None
+        pids = lambda: [deployment.replica_pid(n) for n in (1, 2, 3)]  # noqa: E731
+    else:
+        port = args.port or harness.free_port()
+        process = serve(port, log_path, "app.py" if args.timer else "serve.py")
+        pids = lambda: [process.pid]  # noqa: E731
     budget = args.join_seconds + JOIN_TIMEOUT_S + args.scenes * args.scene_seconds + 120
     tally = LectureTally(deadline=time.perf_counter() + budget)
     try:
         cpu, bench_cpu, lecture_s = asyncio.run(lecture(args, port, poll, room.code, room.host_secret, tally,
-                                                        questions, process.pid))
+                                                        questions, pids))
+        final = {}
+        for scene in range(args.scenes):
+            counts = poll.counts(room.code, scene)
+            final[scene] = counts.rounds[0] if counts is not None and counts.rounds else ()
     finally:
-        load_poll.stop(process)
+        if deployment is not None:
+            log_path.write_text("".join(f"--- app{n}.log\n" + (deployment.run_dir / f"app{n}.log").read_text(
+                errors="replace") for n in (1, 2, 3)) + "--- haproxy.log (tail)\n" + "\n".join(
+                (deployment.run_dir / "haproxy.log").read_text(errors="replace").splitlines()[-200:]))
+            poll.store.engine.dispose()
+            deployment.stop()
+        else:
+            load_poll.stop(process)
         if args.server_log:
             shutil.copyfile(log_path, args.server_log)
-    final = {}
-    for scene in range(args.scenes):
-        counts = poll.counts(room.code, scene)
-        final[scene] = counts.rounds[0] if counts is not None and counts.rounds else ()
-    report(args, tally, questions, final, cpu, bench_cpu, lecture_s, log_path.read_text(errors="replace"),
-           url.split(":", 1)[0])
+    backend = url.split(":", 1)[0] + (" · through HAProxy, 3 replicas (deploy/local.sh)" if deployment else "")
+    report(args, tally, questions, final, cpu, bench_cpu, lecture_s, log_path.read_text(errors="replace"), backend)
     poll.store.engine.dispose()
     temp.cleanup()
 

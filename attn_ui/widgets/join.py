@@ -91,16 +91,21 @@ def join_switch() -> None:
 LECTURE_VIEW_KEY = "room"  # on the Lab: the live lecture a phone opened it from
 
 
-def back_to_lecture() -> dict[str, str]:
-    """On the Lab: "Back to the lecture" when a live lecture's phone opened it (`room=CODE`); the key to keep in
-    the Lab's address while it is used ({} for none). One tap returns to the lecture's current scene."""
+def lecture_view() -> dict[str, str]:
+    """The Lab's `room` view key as its URL has it ({} for none or a malformed code): kept while the Lab is used."""
     raw = st.query_params.get(LECTURE_VIEW_KEY)
     if raw is None:
         return {}
     try:
-        code = normalise_room_code(raw)
+        return {LECTURE_VIEW_KEY: normalise_room_code(raw)}
     except PollError:
         return {}
-    st.page_link("pages/10_Class_poll.py", label="Back to the lecture", icon=":material/cast_connected:",
-                 query_params={"room": code})
-    return {LECTURE_VIEW_KEY: code}
+
+
+def back_to_lecture() -> None:
+    """On the Lab, at the top: "Back to the lecture" when a live lecture's phone opened it (`room=CODE`). One tap
+    returns to the lecture's current scene."""
+    kept = lecture_view()
+    if kept:
+        st.page_link("pages/10_Class_poll.py", label="Back to the lecture", icon=":material/cast_connected:",
+                     query_params={"room": kept[LECTURE_VIEW_KEY]})

@@ -91,9 +91,10 @@ def back_to_lesson() -> None:
 
 def newcomer_line() -> None:
     """On the Lab, for someone who arrives there first: one line saying where to start, and a link to lesson 1.
-    Not when a lesson's Try-it opened the Lab (the way back is shown instead), nor on the projector."""
+    Not when a lesson's Try-it or a live lecture opened the Lab (the way back is shown instead), nor on the
+    projector."""
     lessons = _lessons()
-    if "1" not in lessons or st.query_params.get(LESSON_VIEW_KEY) or projector.is_on() \
+    if "1" not in lessons or st.query_params.get(LESSON_VIEW_KEY) or st.query_params.get("room") or projector.is_on() \
             or projector.url_mode() == projector.PROJECTOR:
         return
     script, label = lessons["1"]
