@@ -356,8 +356,9 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) ->
                  args=(code, voter, state.question_index, state.round_number, key))
     mine = None if my_vote is None else question.say(my_vote)
     if voting:
+        how = "send it" if question.kind == "number" else "tap it"
         st.markdown(f"Sent: **{mine}**. You can change it until the lecturer shows the answers." if mine else
-                    "Your answer counts once you send it; you can change it until the answers are shown.")
+                    f"Your answer counts once you {how}; you can change it until the answers are shown.")
     elif state.phase is Phase.CLOSED:
         told = f"You answered {mine}." if mine else "You did not answer this round."
         st.info(f"Answers are closed. {told} Talk to your neighbour: why did you each answer as you did?",
