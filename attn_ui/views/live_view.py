@@ -15,7 +15,6 @@ Session state used here:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -34,7 +33,6 @@ from attn_ui.words.scenes import SCENES
 NOTE_KEY = "live.note"
 ANSWER_PREFIX = "live.answer."
 CHECKED_KEY = "live.checked"
-TOUCHED_KEY = "live.touched"
 BOARD_EVERY_S = 1.0  # the projector's count of answers is at most this old
 SPREAD_HEIGHT = (150, 220)  # px of the spread chart: on the projector beside a revealed board, and off it
 QR_WIDTH = (200, 180)  # the first scene's QR code, on the projector and off it
@@ -150,18 +148,8 @@ def host(number: int, revealed: bool) -> Host | None:
             poll_service.show_problem(error)
         else:
             state = moved
-    _touch(code, secret)
+    poll_service.touch(code, secret)
     return Host(code, secret, state, link)
-
-
-def _touch(code: str, secret: str) -> None:
-    every = poll_service.poll().limits.touch_every_s
-    last = st.session_state.get(TOUCHED_KEY)
-    if isinstance(last, float) and time.monotonic() - last < every:
-        return
-    _, error = poll_service.attempt(lambda: poll_service.poll().touch_host(code, secret))
-    if error is None:
-        st.session_state[TOUCHED_KEY] = time.monotonic()
 
 
 def live_button(live_host: Host | None, number: int, revealed: bool) -> None:

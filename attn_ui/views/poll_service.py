@@ -11,6 +11,7 @@ Session state used here:
     poll.voter   this session's opaque voter id (never shown, never stored: the database gets a salted hash)
     poll.host    (room code, host secret) of the room this session controls, once the host link was checked
     poll.url     the database URL this session uses (secrets or environment, read once)
+    poll.touched when this host page last told the database it is still there (time.monotonic)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -145,6 +147,21 @@ def opener_keys() -> tuple[str, ...]:
 
 def remember_host(code: str, host_secret: str) -> None:
     st.session_state[HOST_KEY] = (code, host_secret)
+
+
+TOUCHED_KEY = "poll.touched"  # when this session last told the database its host page is still there
+
+
+def touch(code: str, host_secret: str) -> None:
+    """Tell the database the host page is still there (a lobby waiting for its class must not close early), at
+    most once per Limits.touch_every_s a session."""
+    every = poll().limits.touch_every_s
+    last = st.session_state.get(TOUCHED_KEY)
+    if isinstance(last, float) and time.monotonic() - last < every:
+        return
+    _, error = attempt(lambda: poll().touch_host(code, host_secret))
+    if error is None:
+        st.session_state[TOUCHED_KEY] = time.monotonic()
 
 
 def host_secret_for(code: str) -> str | None:

@@ -15,7 +15,6 @@ Session state used here (besides poll_service's and join's keys):
     poll.typed         the join form's text box (its own key: poll-code styles the host's big room code)
     poll.stamp         the phone's change stamp (Poll.phone_stamp) when the phone was last drawn
     poll.drawn         when the phone was last drawn (time.monotonic)
-    poll.touched       when this host page last told the database it is still there (time.monotonic)
     poll.joined        the room this session has joined as a student
     poll.pick.<id>     the question checkboxes of "Open a room"
     poll.vote.<q>.<r>  a student's radio for question q, round r (seeded from the database once; the user owns it)
@@ -56,7 +55,6 @@ JOIN_NOTE_KEY = "poll.join.note"
 TYPED_KEY = "poll.typed"
 STAMP_KEY = "poll.stamp"
 DRAWN_KEY = "poll.drawn"
-TOUCHED_KEY = "poll.touched"
 # The room code: as large as off the projector and larger on it. The app-wide projector rule for paragraphs
 # (main-area p, !important) would otherwise outrank the code's own rule, so these selectors carry more classes.
 CODE_CSS = """<style>
@@ -320,22 +318,11 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
             st.caption(poll_words.counts_sentence(round_number, names, tally))
 
 
-def _touch(code: str, secret: str) -> None:
-    """Tell the database the host page is still there (a lobby waiting for its class must not close early)."""
-    every = poll_service.poll().limits.touch_every_s
-    last = st.session_state.get(TOUCHED_KEY)
-    if isinstance(last, float) and time.monotonic() - last < every:
-        return
-    _, error = poll_service.attempt(lambda: poll_service.poll().touch_host(code, secret))
-    if error is None:
-        st.session_state[TOUCHED_KEY] = time.monotonic()
-
-
 def board(code: str, version: int, secret: str = "") -> None:
     """The projector's live part: status, question, counts. Polls the database every second; when the room moved
     on elsewhere (another host tab), the whole page is drawn again so its buttons and side panel follow."""
     if secret:
-        _touch(code, secret)
+        poll_service.touch(code, secret)
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         show_problem(error)

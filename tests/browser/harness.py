@@ -38,7 +38,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -193,6 +193,23 @@ def start_server(
         if timed_out or "already in use" not in log:
             raise ServerError(f"Streamlit server {last_error}; log tail:\n{log}")
     raise ServerError(f"Streamlit server {last_error} (port races, 3 tries)")
+
+
+@contextlib.contextmanager
+def server_with_database(folder: Path, script: str = "app.py") -> Iterator[tuple[Server, str]]:
+    """A server of its own on a temp SQLite file in `folder` (ATTN_LAB_DATABASE_URL, which the server inherits),
+    with that URL; the variable is put back afterwards."""
+    url = f"sqlite:///{Path(folder) / 'poll.sqlite3'}"
+    before = os.environ.get("ATTN_LAB_DATABASE_URL")
+    os.environ["ATTN_LAB_DATABASE_URL"] = url
+    try:
+        with start_server(script, cwd=REPO_ROOT) as running:
+            yield running, url
+    finally:
+        if before is None:
+            os.environ.pop("ATTN_LAB_DATABASE_URL", None)
+        else:
+            os.environ["ATTN_LAB_DATABASE_URL"] = before
 
 
 def _launch(script_path: Path, cwd: Path, extra_args: list[str]) -> Server:

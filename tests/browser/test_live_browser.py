@@ -12,7 +12,6 @@ its viewport with nothing to scroll (tests/browser/fit.py).
 
 from __future__ import annotations
 
-import os
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -30,17 +29,8 @@ FOLLOW_S = 2.0 + 2.0  # a phone checks every 2 s; then the page is drawn and set
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
-    url = f"sqlite:///{tmp_path_factory.mktemp('live') / 'poll.sqlite3'}"
-    before = os.environ.get("ATTN_LAB_DATABASE_URL")
-    os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server process inherits it
-    try:
-        with harness.start_server("serve.py", cwd=harness.REPO_ROOT) as running:
-            yield running, Poll(open_store(url))
-    finally:
-        if before is None:
-            os.environ.pop("ATTN_LAB_DATABASE_URL", None)
-        else:
-            os.environ["ATTN_LAB_DATABASE_URL"] = before
+    with harness.server_with_database(tmp_path_factory.mktemp("live"), "serve.py") as (running, url):
+        yield running, Poll(open_store(url))
 
 
 def wait_text(page, text: str, seconds: float) -> float:

@@ -28,17 +28,8 @@ ARRIVE_S = 2.0 + 1.5  # the projector polls every second; the page then settles 
 
 @pytest.fixture(scope="module")
 def poll_server(tmp_path_factory):
-    url = f"sqlite:///{tmp_path_factory.mktemp('poll') / 'poll.sqlite3'}"
-    before = os.environ.get("ATTN_LAB_DATABASE_URL")
-    os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server process inherits it
-    try:
-        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
-            yield running, Poll(open_store(url))
-    finally:
-        if before is None:
-            os.environ.pop("ATTN_LAB_DATABASE_URL", None)
-        else:
-            os.environ["ATTN_LAB_DATABASE_URL"] = before
+    with harness.server_with_database(tmp_path_factory.mktemp("poll"), "app.py") as (running, url):
+        yield running, Poll(open_store(url))
 
 
 def open_page(context, server, query: str):

@@ -5,27 +5,14 @@ values no widget sends get a sentence, never a traceback."""
 
 from __future__ import annotations
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
-from attn_poll import Phase, Poll, open_store
+from attn_poll import Phase
 from attn_ui.words import live
-from tests.apptest_helpers import APP
+from tests.apptest_helpers import APP, texts
 
 SCENES_PAGE = "pages/9_Lecture_scenes.py"
 POLL_PAGE = "pages/10_Class_poll.py"
-
-
-@pytest.fixture
-def db_url(tmp_path, monkeypatch) -> str:
-    url = f"sqlite:///{tmp_path / 'poll.sqlite3'}"
-    monkeypatch.setenv("ATTN_LAB_DATABASE_URL", url)
-    return url
-
-
-@pytest.fixture
-def poll(db_url) -> Poll:
-    return Poll(open_store(db_url))
 
 
 def ok(at: AppTest) -> AppTest:
@@ -40,13 +27,6 @@ def page(script: str, **query: str) -> AppTest:
         at.query_params[key] = value
     at.switch_page(script).run()
     return ok(at)
-
-
-def texts(at: AppTest) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [box.value for kind in (at.info, at.warning, at.error, at.success) for box in kind]
-    parts += [p.proto.text for p in at.get("progress")]
-    return "\n".join(parts)
 
 
 def param(at: AppTest, key: str) -> str:

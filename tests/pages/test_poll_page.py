@@ -15,22 +15,10 @@ from streamlit.testing.v1 import AppTest
 from attn_poll import Busy, Poll, Reconnecting, open_store
 from attn_poll.store import BUSY, RECONNECTING
 from attn_ui.quiz.poll_questions import POLL_BY_ID
-from tests.apptest_helpers import APP
+from tests.apptest_helpers import APP, texts
 
 PAGE = "pages/10_Class_poll.py"
 QUESTIONS = ("causal-why", "code-order")  # a plain choice and the ordering question, polled as programs
-
-
-@pytest.fixture
-def db_url(tmp_path, monkeypatch) -> str:
-    url = f"sqlite:///{tmp_path / 'poll.sqlite3'}"
-    monkeypatch.setenv("ATTN_LAB_DATABASE_URL", url)
-    return url
-
-
-@pytest.fixture
-def poll(db_url) -> Poll:
-    return Poll(open_store(db_url))
 
 
 def open_page(**query: str) -> AppTest:
@@ -45,13 +33,6 @@ def open_page(**query: str) -> AppTest:
 def ok(at: AppTest) -> AppTest:
     assert not at.exception, [e.message for e in at.exception]
     return at
-
-
-def texts(at: AppTest) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [box.value for kind in (at.info, at.warning, at.error, at.success) for box in kind]
-    parts += [p.proto.text for p in at.get("progress")]
-    return "\n".join(parts)
 
 
 def bars(at: AppTest) -> list[str]:
