@@ -27,6 +27,16 @@ def run_lab(context: dict | None = None, **query: str) -> AppTest:
     return checked(at.run())
 
 
+def open_page(script: str, **query: str) -> AppTest:
+    """A page other than the Lab (as the sidebar opens it: the Lab first, then a switch) with these URL keys."""
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(script).run()
+    return checked(at)
+
+
 def rerun(at: AppTest) -> AppTest:
     return checked(at.run())
 

@@ -9,7 +9,8 @@ from streamlit.testing.v1 import AppTest
 
 from attn_poll import Phase
 from attn_ui.words import live
-from tests.apptest_helpers import APP, texts
+from tests.apptest_helpers import open_page as page
+from tests.apptest_helpers import texts
 
 SCENES_PAGE = "pages/9_Lecture_scenes.py"
 POLL_PAGE = "pages/10_Class_poll.py"
@@ -18,15 +19,6 @@ POLL_PAGE = "pages/10_Class_poll.py"
 def ok(at: AppTest) -> AppTest:
     assert not at.exception, [e.message for e in at.exception]
     return at
-
-
-def page(script: str, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.switch_page(script).run()
-    return ok(at)
 
 
 def param(at: AppTest, key: str) -> str:

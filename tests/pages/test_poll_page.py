@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from attn_poll import Busy, Poll, Reconnecting, open_store
 from attn_poll.store import BUSY, RECONNECTING
 from attn_ui.quiz.poll_questions import POLL_BY_ID
+from tests import apptest_helpers as helpers
 from tests.apptest_helpers import APP, texts
 
 PAGE = "pages/10_Class_poll.py"
@@ -22,12 +23,7 @@ QUESTIONS = ("causal-why", "code-order")  # a plain choice and the ordering ques
 
 
 def open_page(**query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.switch_page(PAGE).run()
-    return ok(at)
+    return helpers.open_page(PAGE, **query)
 
 
 def ok(at: AppTest) -> AppTest:
