@@ -35,6 +35,7 @@ ANSWER_PREFIX = "live.answer."
 CHECKED_KEY = "live.checked"
 BOARD_EVERY_S = 1.0  # the projector's count of answers is at most this old
 SPREAD_HEIGHT = (150, 220)  # px of the spread chart: on the projector beside a revealed board, and off it
+UNDER_CURVES_HEIGHT = 110  # px on the projector under a training scene's curves, which take most of the board
 QR_WIDTH = (200, 180)  # the first scene's QR code, on the projector and off it
 WHAT_GO_LIVE_DOES = ("**Go live** opens a room for this lecture: students scan the code once, each scene's question "
                      "then appears on their phones, and the room's predictions are shown when you reveal.")
@@ -258,10 +259,12 @@ def spread_block(question: live.Live, view: ProjectorView, revealed: bool) -> No
                 st.markdown(f"**{poll_words.round_name(round_number)}**")
             st.markdown(live.spread_sentence(question, tally, revealed))  # a caption is hidden on the projector
             if sum(tally) or revealed:
-                figure = live_charts.spread_figure(question, tally, revealed,
-                                                   height=SPREAD_HEIGHT[0] if big else SPREAD_HEIGHT[1])
+                height = SPREAD_HEIGHT[0] if big else SPREAD_HEIGHT[1]
+                if big and SCENES[question.number - 1].training:
+                    height = UNDER_CURVES_HEIGHT
+                figure = live_charts.spread_figure(question, tally, revealed, height=height)
                 panels.chart(figure, key=f"live.spread.{round_number}", config=layout.still_config(),
-                             max_height=SPREAD_HEIGHT[0])
+                             max_height=height)
 
 
 # --- a student's phone ------------------------------------------------------------------------------------------

@@ -154,3 +154,38 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
         harness.assert_no_exception(page)
     assert not errors, errors
     print(f"scene change -> question on both phones: {follow_s:.2f} s")
+
+
+# The scenes whose revealed story is longest beside the spread (measured over all 27 with 12 answers each: these
+# came closest to the fold), a choice among them, and the two training scenes, whose spread sits under the curves.
+TIGHT_SCENES = (1, 6, 8, 14, 25, 26, 27)
+
+
+@pytest.mark.parametrize("revealed", [False, True], ids=["asked", "revealed"])
+def test_live_scenes_with_a_room_s_answers_fit_the_projector(browser, live_server, revealed):
+    server, poll = live_server
+    from attn_ui.words import live
+
+    room = poll.create_room(live.lecture_questions())
+    context = harness.new_context(browser, 1280, 720)
+    page = context.new_page()
+    wrong = {}
+    for number in TIGHT_SCENES:
+        poll.show_scene(room.code, room.host_secret, number - 1, False)
+        question = live.live_question(number)
+        for voter in range(12):  # every third on the right answer, the rest spread over the grid
+            option = next(i for i in range(question.option_count) if question.right(i)) if voter % 3 == 0 else \
+                (voter * 7) % question.option_count
+            poll.vote(room.code, f"voter-{voter}", number - 1, 1, option)
+        if not revealed:
+            poll.close_round(room.code, room.host_secret)  # the spread shown, the answer not yet
+        query = f"mode=projector&scene={number}&room={room.code}&host={room.host_secret}" + \
+            ("&reveal=1" if revealed else "")
+        page.goto(f"{server.url}Lecture_scenes?{query}", timeout=SLOW_MS)
+        harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+        wait_text(page, "12 of 12 answered", 10)
+        problems = fit.problems(fit.measure(page))
+        if problems:
+            wrong[number] = problems
+    context.close()
+    assert not wrong, wrong
