@@ -27,9 +27,9 @@ What is real, what is simulated (loopback only, every count and wait bounded):
 - Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
   `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
   scene, spread over --join-seconds, then check every 2 s whether the room moved:
-  route mode: as PHONE_JS in the browser does, an HTTP/1.1 GET of the route's address (the `data-url` of the
-  #attn-stamp st.html element the phone fragment drew) on one kept-alive connection per phone (asyncio streams);
-  when the answer's stamp differs from that element's `data-stamp` (or the GET failed), the Refresh button's trigger
+  route mode: as PHONE_JS in the browser does, an HTTP/1.1 GET of the route's address (the address in the
+  poll-stamp text the phone fragment drew) on one kept-alive connection per phone (asyncio streams);
+  when the answer's stamp differs from the stamp in that text (or the GET failed), the Refresh button's trigger
   in a run of the phone fragment alone (the button's fragment id), and not again within 6 s for the same drawn
   stamp, as PHONE_JS waits for a refresh on its way;
   --timer: a rerun of the watch fragment (is_auto_rerun, the id from the auto_rerun message), as the frontend's
@@ -59,7 +59,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import html
 import json
 import math
 import os
@@ -93,7 +92,7 @@ JOIN_TIMEOUT_S = 120  # every phone must have drawn the first scene this long af
 ANSWER_ID = re.compile(r"-live\.answer\.(\d+)\.(\d+)$")  # a phone's number box or radio: key live.answer.<q>.<r>
 FORM_ID = re.compile(r"live-form-(\d+)-(\d+)$")
 ALERT_ERROR, ALERT_WARNING = 1, 2  # Alert.Format
-STAMP_MARK = re.compile(r'<div id="attn-stamp" data-url="([^"]*)" data-stamp="([^"]*)"')  # poll_view.STAMP_MARK
+STAMP_TEXT = re.compile(r"^`([^`]*)` `([^`]*/_attn/room/[^`]*/stamp)`$")  # poll_view._mark: stamp, then address
 
 
 @dataclass
@@ -187,11 +186,10 @@ class LecturePhone(Phone):
                 self.submits[int(found[1])] = element.button.id
         elif kind == "button" and element.button.id.endswith("-poll.refresh"):
             self.refresh_id, self.refresh_fragment = element.button.id, delta.fragment_id
-        elif kind == "html" and 'id="attn-stamp"' in element.html.body:
-            found = STAMP_MARK.search(element.html.body)
-            if found:
-                self.stamp_path, self.drawn_stamp = html.unescape(found[1]), html.unescape(found[2])
-                self.tally.stamp_urls[self.stamp_path] += 1
+        elif kind == "markdown" and STAMP_TEXT.match(element.markdown.body):
+            found = STAMP_TEXT.match(element.markdown.body)
+            self.drawn_stamp, self.stamp_path = found[1], found[2]
+            self.tally.stamp_urls[self.stamp_path] += 1
         elif kind == "alert" and element.alert.format in (ALERT_ERROR, ALERT_WARNING):
             self.alerts.append(element.alert.body)
 

@@ -4,6 +4,12 @@
     python3 bench/load_poll.py --url postgresql+psycopg://...   # PostgreSQL (tables in its public schema)
     python3 bench/load_poll.py --url ... --fault restart        # restart the app server mid-round
     python3 bench/load_poll.py --url ... --fault kill-db        # kill the app's database connections mid-round
+    python3 bench/load_poll.py --route --lab 0                  # serve.py: idle phones ask the HTTP stamp route
+
+Two modes. The default (timer mode) is `streamlit run app.py` (Community Cloud): each idle phone reruns its timed
+watch fragment every 2 s. --route is `streamlit run serve.py` (the deployment's): the phone page has no timed
+fragment; an idle phone's browser asks GET /_attn/room/<CODE>/stamp every 2 s (attn_ui/views/poll_route.py) and
+presses the phone fragment's hidden Refresh button only when the answer differs from the stamp it was drawn with.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
 - Phones are light clients that speak Streamlit's protocol, as bench/load.py's do: each opens
@@ -14,12 +20,23 @@ What is real, what is simulated (loopback only, every count and wait bounded):
 - The projector is one headless Chromium page on the host link, 1280x720, its board fragment polling every
   second. This script reads the page's bars every 50 ms; tap -> projector = the moment the projected total
   first reached k minus the moment of the k-th tap (the vote sent), so the wait for the vote's run counts.
+- Route mode (--route): phones are bench/load_lecture.py's LecturePhone in its route mode (imported from it): the
+  page's hash from the `navigation` message, the drawn stamp and the route's address read from the phone fragment's
+  deltas (whatever mark LecturePhone.read parses), an HTTP/1.1 GET of that address every 2 s on one kept-alive
+  connection per phone, and on a different stamp the Refresh button's trigger in a run of the phone fragment alone
+  (not again within 6 s for the same drawn stamp, as PHONE_JS waits). The vote is the radio's value in a run of
+  the phone fragment, as in timer mode. An idle check is
+  one route GET; the same-run baseline is instead (it replaces the empty fragment in route mode) GET /_stcore/health
+  by as many clients, each on its own kept-alive connection, every 2 s for --idle seconds: server CPU per request.
+  --fault is refused in route mode (the phones' reconnect path is not exercised there); --lab works as in timer mode.
 - Phases, in one server run: (1) the baseline: as many sessions on a bench-only page with one empty
   run_every fragment (written into the bench's snapshot of --rev), polling every 2 s for --idle seconds;
   (2) the phones open and join, then poll for --idle seconds while nothing changes in the room; (3) they tap
   their votes over --spread seconds and go on polling for --tail seconds. Printed: server CPU per idle poll
   for (2) and for (1), tap -> "Your vote" confirmation (the tap's run, the phones polling meanwhile), and
-  tap -> projector. --rev 864e13e runs the app before the cheap phone poll, with its own schema.
+  tap -> projector. In route mode (1) is the health baseline and a poll of (2) is a route GET; besides, the route's
+  answer times, its failures, and the Refresh runs (none expected: a vote does not move the room's stamp).
+  --rev 864e13e runs the app before the cheap phone poll, with its own schema.
 - Lab users: --lab light clients from bench/load.py click the Lab's causal toggle every 1 to 2 s meanwhile.
 - RSS: peak VmRSS of the server process.
 - Votes lost = phones whose run finished without an error minus the votes the database counts.
@@ -324,8 +341,8 @@ def arrival_seconds(tally: Tally) -> list[float]:
     return delays
 
 
-def start(port: int, env: dict, tree: Path = REPO_ROOT) -> subprocess.Popen:
-    args = [sys.executable, "-m", "streamlit", "run", str(tree / "app.py"), "--server.headless", "true",
+def start(port: int, env: dict, tree: Path = REPO_ROOT, script: str = "app.py") -> subprocess.Popen:
+    args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     process = subprocess.Popen(args, cwd=tree, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
@@ -359,20 +376,31 @@ async def lab_clicks(port: int, clients: int, until: float) -> tuple[list[float]
     return level.light_ms, level.errors
 
 
-async def idle_phase(phones: list[Phone], tally: Tally, pid_of, idle: float) -> float:
-    """Open every phone, wait until each has polled, then measure `idle` seconds of polls only: server CPU per
-    poll in ms. The phones go on running (their own schedule) after it."""
+async def idle_phase(phones: list[Phone], tally: Tally, pid_of, idle: float, ready=None, checks=None,
+                     ) -> tuple[float, int]:
+    """Open every phone, wait until each is `ready` (timer mode: it has its timer fragment's id), then measure
+    `idle` seconds of polls only: server CPU per poll in ms, and the polls (`checks()` counts them; timer mode:
+    the timer runs answered in the window). The phones go on running (their own schedule) after it."""
+    ready = ready or (lambda phone: bool(phone.timer_id))
+    checks = checks or (lambda: tally.polls)
     tasks = [asyncio.create_task(phone.run()) for phone in phones]
     deadline = time.perf_counter() + 90
-    while sum(bool(phone.timer_id) for phone in phones) < len(phones) and time.perf_counter() < deadline:
+    while sum(map(ready, phones)) < len(phones) and time.perf_counter() < deadline:
         await asyncio.sleep(0.2)
+    if sum(map(ready, phones)) < len(phones):
+        tally.errors.append(f"only {sum(map(ready, phones))} of {len(phones)} phones ready after 90 s")
     await asyncio.sleep(PHONE_EVERY_S + 0.5)  # every phone past its first poll
-    cpu = harness.process_cpu_seconds(pid_of())
+    cpu, before = harness.process_cpu_seconds(pid_of()), checks()
     tally.idle_window = (time.perf_counter(), time.perf_counter() + idle)
+    if hasattr(tally, "lecture_start"):  # route mode's LectureTally: route answer times from here on
+        tally.lecture_start = tally.idle_window[0]
+    refreshes = len(getattr(tally, "refresh_s", ()))
     await asyncio.sleep(idle)
-    spent = harness.process_cpu_seconds(pid_of()) - cpu
+    if hasattr(tally, "refresh_s"):
+        tally.idle_refreshes = len(tally.refresh_s) - refreshes  # Refresh runs in the idle window (none expected)
+    spent, done = harness.process_cpu_seconds(pid_of()) - cpu, checks() - before
     tally.phones_tasks = tasks
-    return spent * 1000 / max(1, tally.polls)
+    return spent * 1000 / max(1, done), done
 
 
 async def baseline(port: int, args, pid_of) -> float:
@@ -381,19 +409,154 @@ async def baseline(port: int, args, pid_of) -> float:
     until = time.perf_counter() + 90 + PHONE_EVERY_S + args.idle + 1
     clients = [Phone(n, port, "", float("inf"), until, 0, tally, page=EMPTY_PAGE, query=f"n={n}")
                for n in range(args.students)]
-    per_poll = await idle_phase(clients, tally, pid_of, args.idle)
+    per_poll, _ = await idle_phase(clients, tally, pid_of, args.idle)
     for phone in clients:
         phone.until = 0.0  # stop after their current sleep
     await asyncio.gather(*tally.phones_tasks)
     return per_poll
 
 
-async def drive(port: int, code: str, args, tally: Tally, fault, pid_of) -> tuple[list[float], list[str], float]:
+# --- route mode (serve.py) ---------------------------------------------------------------------------------------
+
+
+async def http_get(port: int, path: str, connection) -> tuple[str, bytes, object]:
+    """One HTTP/1.1 GET on a kept-alive connection ((reader, writer), opened when None), as a browser's fetch:
+    (status, body, the connection to use next, None when the server closed it)."""
+    if connection is None:
+        connection = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout=10)
+    reader, writer = connection
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: */*\r\n"
+                 f"Connection: keep-alive\r\n\r\n".encode())
+    await writer.drain()
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+    body = await asyncio.wait_for(reader.readexactly(int(headers.get("content-length", "0"))), timeout=30)
+    if headers.get("connection", "").lower() == "close":
+        writer.close()
+        connection = None
+    parts = lines[0].split(" ")
+    return (parts[1] if len(parts) > 1 else "?"), body, connection
+
+
+async def health_baseline(port: int, clients: int, idle: float, pid_of) -> tuple[float, int, list[str]]:
+    """Route mode's same-run baseline: `clients` clients, each on its own kept-alive connection, GET
+    /_stcore/health every PHONE_EVERY_S (spread at random, as the phones), measured for `idle` seconds after every
+    client's first request: server CPU per request in ms, the requests answered in the window, and failures."""
+    answered, failures = [0], []
+    end = [float("inf")]
+
+    async def client(number: int) -> None:
+        rng = random.Random(number)
+        connection = None
+        await asyncio.sleep(rng.uniform(0, PHONE_EVERY_S))
+        next_get = time.perf_counter()
+        while time.perf_counter() < end[0]:
+            try:
+                status, body, connection = await http_get(port, "/_stcore/health", connection)
+                if status == "200" and body.strip() == b"ok":
+                    answered[0] += 1
+                else:
+                    failures.append(f"health client {number}: {status} {body[:60]!r}")
+            except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as error:
+                if connection is not None:
+                    connection[1].close()
+                connection = None
+                failures.append(f"health client {number}: {type(error).__name__}: {str(error)[:80]}")
+            next_get = max(next_get + PHONE_EVERY_S, time.perf_counter())
+            await asyncio.sleep(max(0.0, min(next_get, end[0]) - time.perf_counter()))
+        if connection is not None:
+            connection[1].close()
+
+    tasks = [asyncio.create_task(client(n)) for n in range(clients)]
+    await asyncio.sleep(2 * PHONE_EVERY_S + 0.5)  # every client past its first request
+    cpu, before = harness.process_cpu_seconds(pid_of()), answered[0]
+    await asyncio.sleep(idle)
+    spent, done = harness.process_cpu_seconds(pid_of()) - cpu, answered[0] - before
+    end[0] = time.perf_counter()
+    await asyncio.gather(*tasks)
+    return spent * 1000 / max(1, done), done, failures
+
+
+_ROUTE = {}
+
+
+def route_mode():
+    """(LectureTally, RoutePhone): bench/load_lecture.py's route-mode phone, voting as the timer mode's Phone does.
+    Imported when asked (load_lecture imports this module)."""
+    if _ROUTE:
+        return _ROUTE["tally"], _ROUTE["phone"]
+    import load_lecture
+
+    class RoutePhone(load_lecture.LecturePhone):
+        """load_lecture's LecturePhone on a class poll room: its page run (the navigation's page hash, the
+        stamp mark and the Refresh button from the deltas), its check() (the route GET on a kept-alive
+        connection, the Refresh trigger on a different stamp) every PHONE_EVERY_S, and at vote_at the radio's
+        value in a run of the phone fragment (the radio's fragment id), as Phone does."""
+
+        def __init__(self, number: int, port: int, code: str, vote_at: float, until: float, option: int,
+                     tally) -> None:
+            super().__init__(number, port, code, tally, [], PHONE_EVERY_S, 0.0, number, route=True)
+            self.vote_at, self.until, self.option = vote_at, until, option
+
+        def ready(self) -> bool:
+            return self.drawn_stamp is not None and bool(self.refresh_id) and bool(self.radio_id)
+
+        async def run(self) -> None:
+            voted = self.vote_at == float("inf")
+            rng = random.Random(self.number)
+            while time.perf_counter() < min(self.tally.deadline, self.until):
+                try:
+                    async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream",
+                                                  subprotocols=["streamlit"], max_size=None, ping_interval=None,
+                                                  open_timeout=10) as socket:
+                        await self.send(socket, [], "")  # the page's first run: joins, draws the stamp and Refresh
+                        await asyncio.sleep(rng.uniform(0, PHONE_EVERY_S))  # phones do not check in step
+                        next_check = time.perf_counter()
+                        while time.perf_counter() < min(self.tally.deadline, self.until):
+                            now = time.perf_counter()
+                            if not voted and now >= self.vote_at:
+                                self.confirmed = False
+                                sent = time.perf_counter()
+                                self.tally.tapped_at.append(sent)
+                                await self.send(socket, [WidgetState(id=self.radio_id,
+                                                                     string_value=self.radio_options[self.option])],
+                                                self.fragment_id)
+                                voted = True
+                                self.tally.votes_ok += 1
+                                if self.confirmed:
+                                    self.tally.confirm_s.append(time.perf_counter() - sent)
+                                else:
+                                    self.tally.errors.append(
+                                        f"phone {self.number}: the vote's run showed no 'Your vote'")
+                                continue
+                            if now >= next_check:
+                                await self.check(socket)
+                                next_check = max(next_check + PHONE_EVERY_S, time.perf_counter())
+                                continue
+                            wake = next_check if voted else min(next_check, self.vote_at)
+                            await asyncio.sleep(max(0.0, min(wake, self.until) - time.perf_counter()))
+                except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError) as error:
+                    self.close_http()
+                    self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
+                                             f"{str(error)[:100]}")
+                    await asyncio.sleep(0.5)
+            self.close_http()
+            if not voted:
+                self.tally.errors.append(f"phone {self.number}: never voted")
+
+    _ROUTE.update(tally=load_lecture.LectureTally, phone=RoutePhone)
+    return _ROUTE["tally"], _ROUTE["phone"]
+
+
+async def drive(port: int, code: str, args, tally: Tally, fault, pid_of, phone_class=Phone, ready=None, checks=None,
+                ) -> tuple[list[float], list[str], tuple[float, int]]:
     rng = random.Random(7)
-    phones = [Phone(n, port, code, float("inf"), float("inf"), rng.randrange(3), tally) for n in range(args.students)]
+    phones = [phone_class(n, port, code, float("inf"), float("inf"), rng.randrange(3), tally)
+              for n in range(args.students)]
     for phone in phones:
         phone.vote_at = float("nan")  # set below, once the idle window is over (nan: not yet)
-    per_poll = await idle_phase(phones, tally, pid_of, args.idle)
+    per_poll = await idle_phase(phones, tally, pid_of, args.idle, ready, checks)
     begin = time.perf_counter() + 0.5
     for n, phone in enumerate(phones):
         phone.vote_at = begin + args.spread * n / args.students
@@ -425,6 +588,11 @@ def in_tree(tree: Path, url: str, source: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+def progress(began: float, what: str) -> None:
+    """A phase's start on stderr, so a run cut short still tells how far it got."""
+    print(f"[{time.perf_counter() - began:5.1f} s] {what}", file=sys.stderr, flush=True)
+
+
 def percentile(values: list[float], q: float) -> float:
     return load.percentile(values, q) if values else float("nan")
 
@@ -439,24 +607,41 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=10.0, help="measured seconds of idle polls, each phase")
     parser.add_argument("--tail", type=float, default=6.0, help="seconds phones go on polling after the votes")
     parser.add_argument("--rev", default="HEAD", help="the commit the server runs (a snapshot, plus the empty page)")
+    parser.add_argument("--route", action="store_true",
+                        help="streamlit run serve.py: idle phones GET the stamp route every 2 s instead of rerunning "
+                             "the watch fragment; baseline GET /_stcore/health (default: app.py, timer mode)")
     args = parser.parse_args()
+    if args.route and args.fault != "none":
+        parser.error("--fault is not supported with --route: the route phones' reconnect and resend path is not "
+                     "exercised by this bench; run the fault in timer mode (without --route)")
     args.students = min(args.students, 300)  # a room's cap; the bench stays bounded
+    began = time.perf_counter()
     temp = tempfile.TemporaryDirectory()
     url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
     env = {**os.environ, "ATTN_LAB_DATABASE_URL": url}
     tree_context = load.app_tree("head", args.rev)
     tree = tree_context.__enter__()
+    if args.route and not (tree / "serve.py").is_file():
+        tree_context.__exit__(None, None, None)
+        raise SystemExit(f"--route needs serve.py, which commit {args.rev} does not have")
     room = SimpleNamespace(**json.loads(in_tree(tree, url, ROOM_SCRIPT)))  # the tree's own attn_poll and schema
     port = harness.free_port()
-    (tree / "pages" / f"99_{EMPTY_PAGE}.py").write_text(EMPTY_PAGE_SOURCE)
-    server = {"process": start(port, env, tree)}
+    progress(began, "room opened; starting the server")
+    if not args.route:
+        (tree / "pages" / f"99_{EMPTY_PAGE}.py").write_text(EMPTY_PAGE_SOURCE)
+    server = {"process": start(port, env, tree, "serve.py" if args.route else "app.py")}
     pid_of = lambda: server["process"].pid  # noqa: E731
-    tally = Tally(deadline=time.perf_counter() + MAX_SECONDS)
+    if args.route:
+        tally_class, route_phone = route_mode()
+        tally = tally_class(deadline=time.perf_counter() + MAX_SECONDS)
+    else:
+        tally = Tally(deadline=time.perf_counter() + MAX_SECONDS)
     ready = threading.Event()
     watcher = threading.Thread(target=projector, daemon=True,
                                args=(port, f"Class_poll?room={room.code}&host={room.host_secret}", tally,
                                      args.students, ready))
     watcher.start()
+    progress(began, "server up; loading the projector page")
     if not ready.wait(120):
         raise SystemExit("the projector page did not load")
     threading.Thread(target=sample_rss, args=(lambda: server["process"].pid, tally), daemon=True).start()
@@ -476,8 +661,18 @@ def main() -> None:
             print(f"killed {killed} database connections of the app")
 
     started = time.perf_counter()
-    empty_ms = asyncio.run(baseline(port, args, pid_of))
-    lab_ms, lab_errors, poll_ms = asyncio.run(drive(port, room.code, args, tally, fault, pid_of))
+    progress(began, "projector up; the baseline")
+    base_failures = []
+    if args.route:
+        empty_ms, base_count, base_failures = asyncio.run(health_baseline(port, args.students, args.idle, pid_of))
+        lab_ms, lab_errors, (poll_ms, checks) = asyncio.run(drive(
+            port, room.code, args, tally, fault, pid_of, route_phone, route_phone.ready, lambda: tally.route_all))
+    else:
+        empty_ms = asyncio.run(baseline(port, args, pid_of))
+        lab_ms, lab_errors, (poll_ms, checks) = asyncio.run(drive(port, room.code, args, tally, fault, pid_of))
+    progress(began, f"phones done: {tally.votes_ok} votes finished, {len(tally.confirm_s)} confirmed, projector "
+                    f"totals {[total for _, total in tally.projector][-3:]}, {len(tally.errors)} errors "
+                    f"{tally.errors[:3]}; waiting for the projector, counting")
     watcher.join(timeout=30)
     counted = int(in_tree(tree, url, COUNT_SCRIPT.replace("CODE", room.code)))
     stop(server["process"])
@@ -485,13 +680,29 @@ def main() -> None:
     delays = arrival_seconds(tally)
     lost = tally.votes_ok - counted
     backend = url.split(":", 1)[0]
-    print(f"backend {backend} · fault {args.fault} · {args.students} phones over {args.spread:.0f} s · "
+    mode = "route (serve.py)" if args.route else "timer (app.py)"
+    print(f"backend {backend} · {mode} · fault {args.fault} · {args.students} phones over {args.spread:.0f} s · "
           f"{args.lab} Lab clients · {time.perf_counter() - started:.0f} s · load average {os.getloadavg()[0]:.1f}")
     print(f"commit {args.rev} · idle window {args.idle:.0f} s per phase")
-    print(f"idle poll, server CPU: phone {poll_ms:.1f} ms per poll, empty fragment {empty_ms:.1f} ms per poll "
-          f"(same run), ratio {poll_ms / empty_ms:.2f} (target phone <= {TARGET_POLL_MS} ms)")
+    if args.route:
+        print(f"idle check, server CPU: phone {poll_ms:.2f} ms per check ({checks} route GETs in {args.idle:.0f} s), "
+              f"GET /_stcore/health {empty_ms:.2f} ms per request ({base_count} requests, {args.students} clients "
+              f"every {PHONE_EVERY_S:.0f} s; the same-run baseline, replacing the empty fragment in route mode), "
+              f"ratio {poll_ms / empty_ms if empty_ms else float('nan'):.2f} (target phone <= {TARGET_POLL_MS} ms)")
+        ms = [x * 1000 for x in tally.route_s]
+        print(f"route GET answer (idle window on): p50 {percentile(ms, 50):.1f} ms, p95 {percentile(ms, 95):.1f} ms "
+              f"over {len(ms)}; {tally.route_all} in the whole run; not 200 or failed {len(tally.route_failed)}"
+              + "".join(f"\n  {f}" for f in tally.route_failed[:4]))
+        print(f"Refresh runs: {len(tally.refresh_s)} in the whole run, {getattr(tally, 'idle_refreshes', 0)} in the "
+              f"idle window (none expected); data-url seen {dict(tally.stamp_urls.most_common(2))}; health "
+              f"baseline failures {len(base_failures)}" + "".join(f"\n  {f}" for f in base_failures[:4]))
+    else:
+        print(f"idle poll, server CPU: phone {poll_ms:.1f} ms per poll ({checks} polls), empty fragment "
+              f"{empty_ms:.1f} ms per poll (same run), ratio {poll_ms / empty_ms:.2f} (target phone <= "
+              f"{TARGET_POLL_MS} ms)")
     print(f"tap -> 'Your vote' confirmation: p50 {percentile(tally.confirm_s, 50):.2f} s, p95 "
-          f"{percentile(tally.confirm_s, 95):.2f} s over {len(tally.confirm_s)} taps, phones polling "
+          f"{percentile(tally.confirm_s, 95):.2f} s over {len(tally.confirm_s)} taps, phones "
+          f"{'checking the route' if args.route else 'polling'} "
           f"(target p95 <= {TARGET_CONFIRM_S} s)")
     print(f"votes finished {tally.votes_ok}, counted {counted}, lost {lost}")
     print(f"tap -> projector: p50 {percentile(delays, 50):.2f} s, p95 {percentile(delays, 95):.2f} s, "

@@ -24,7 +24,6 @@ Session state used here (besides poll_service's and join's keys):
 from __future__ import annotations
 
 import functools
-import html
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -434,23 +433,23 @@ if (!window.__attnPhone) {
   window.__attnPhone = true;
   let askedFor = null, askedAt = 0;
   setInterval(async () => {
-    const mark = document.getElementById("attn-stamp");
-    if (!mark || document.hidden) return;
-    const drawn = mark.dataset.stamp;
+    const mark = document.querySelectorAll(".st-key-poll-stamp code");
+    if (mark.length < 2 || document.hidden) return;
+    const drawn = mark[0].textContent, url = mark[1].textContent;
     if (askedFor === drawn && Date.now() - askedAt < 6000) return;  // a refresh is on its way
     let now;
     try {
-      const answer = await fetch(mark.dataset.url, {cache: "no-store"});
+      const answer = await fetch(url, {cache: "no-store"});
       now = answer.ok ? (await answer.json()).stamp : "error " + answer.status;
     } catch (error) { now = "offline"; }
     if (now === drawn) return;
     const refresh = document.querySelector(".st-key-poll-refresh button");
     if (refresh) { askedFor = drawn; askedAt = Date.now(); refresh.click(); }
-  }, __EVERY_MS__);
+  }, 2000);
 }
 </script>
-""".replace("__EVERY_MS__", str(int(PHONE_EVERY_S * 1000)))
-STAMP_MARK = '<div id="attn-stamp" data-url="{url}" data-stamp="{stamp}"></div>'
+"""
+PHONE_JS_EVERY_MS = 2000  # written into PHONE_JS (a constant, as every st.html body is); equals PHONE_EVERY_S
 
 
 def _mark(code: str, stamp: str) -> None:
@@ -458,8 +457,8 @@ def _mark(code: str, stamp: str) -> None:
     with the hidden button it presses when they differ. Only in a process that serves the route."""
     if not poll_route.available():
         return
-    url = html.escape(poll_route.stamp_url(st.context.url, code), quote=True)
-    st.html(STAMP_MARK.format(url=url, stamp=html.escape(stamp, quote=True)))
+    with st.container(key="poll-stamp"):  # as text (escaped by Markdown), never as HTML: the script reads it
+        st.markdown(f"`{stamp}` `{poll_route.stamp_url(st.context.url, code)}`")
     st.html(PHONE_JS, unsafe_allow_javascript=True)
     st.button("Refresh", key="poll.refresh")
 
