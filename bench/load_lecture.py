@@ -74,13 +74,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import websockets
-from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_poll  # noqa: E402  (sets sys.path for the repo, tests/browser and bench)
-from load_poll import PHONE_EVERY_S, SUCCESS, Phone, Tally, harness, percentile  # noqa: E402
+from load_poll import PHONE_EVERY_S, Phone, Tally, harness, percentile  # noqa: E402
 
 from attn_poll import Poll, open_store  # noqa: E402
 from attn_ui.words import live  # noqa: E402
@@ -172,6 +171,10 @@ class LecturePhone(Phone):
                 self.saw(self.asks[body], now)
             elif body.startswith("Sent: **"):
                 self.confirmed = True
+            elif STAMP_TEXT.match(body):  # poll_view._mark: the stamp drawn, then the route's address
+                found = STAMP_TEXT.match(body)
+                self.drawn_stamp, self.stamp_path = found[1], found[2]
+                self.tally.stamp_urls[self.stamp_path] += 1
         elif kind in ("number_input", "radio"):
             inner = getattr(element, kind)
             found = ANSWER_ID.search(inner.id)
@@ -186,10 +189,6 @@ class LecturePhone(Phone):
                 self.submits[int(found[1])] = element.button.id
         elif kind == "button" and element.button.id.endswith("-poll.refresh"):
             self.refresh_id, self.refresh_fragment = element.button.id, delta.fragment_id
-        elif kind == "markdown" and STAMP_TEXT.match(element.markdown.body):
-            found = STAMP_TEXT.match(element.markdown.body)
-            self.drawn_stamp, self.stamp_path = found[1], found[2]
-            self.tally.stamp_urls[self.stamp_path] += 1
         elif kind == "alert" and element.alert.format in (ALERT_ERROR, ALERT_WARNING):
             self.alerts.append(element.alert.body)
 
@@ -198,51 +197,6 @@ class LecturePhone(Phone):
         self.latest = scene
 
     # --- what goes up ------------------------------------------------------------------------------------------
-
-    async def rerun(self, socket, option: int | None, timer: bool = False) -> None:
-        """Phone.rerun (a timer poll, or a tap on the radio), over send() below: see there for the page's hash."""
-        if option is not None:
-            await self.send(socket, [WidgetState(id=self.radio_id, string_value=self.radio_options[option])],
-                            self.fragment_id)
-        else:
-            await self.send(socket, [], self.timer_id if timer else "", auto=timer)
-
-    async def send(self, socket, widget_states: list[WidgetState], fragment_id: str, auto: bool = False) -> None:
-        """One run (of a fragment, when fragment_id) with these widget states, e.g. a form's values and its submit
-        trigger, read until a run finishes that was not cut short by a rerun, as Phone.rerun does.
-
-        Unlike Phone.rerun, the page's hash is taken from the `navigation` message: in Streamlit 1.67 new_session
-        carries the main script's hash (app.py) for a pages/ app, and a fragment's st.rerun(scope="app") reruns the
-        page whose hash the fragment's run was sent with. With new_session's hash, the watch fragment's rerun on a
-        scene change draws the Lab instead of the Class poll (the browser sends the navigation's hash)."""
-        back = BackMsg()
-        state = back.rerun_script
-        state.query_string = self.query
-        state.page_script_hash = self.page_hash
-        state.page_name = self.page
-        if fragment_id:
-            state.fragment_id = fragment_id
-            state.is_auto_rerun = auto
-        state.widget_states.widgets.extend(widget_states)
-        await socket.send(back.SerializeToString())
-        while True:
-            message = ForwardMsg()
-            message.ParseFromString(await asyncio.wait_for(socket.recv(), timeout=30))
-            kind = message.WhichOneof("type")
-            if kind == "navigation":
-                self.page_hash = message.navigation.page_script_hash
-            elif kind == "page_info_changed":
-                self.query = message.page_info_changed.query_string or self.query
-            elif kind == "auto_rerun":
-                self.timer_id = message.auto_rerun.fragment_id
-            elif kind == "delta":
-                self.read(message)
-            elif kind == "script_finished":
-                if message.script_finished not in SUCCESS and \
-                        message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    raise OSError(f"run ended with status {message.script_finished}")
-                if message.script_finished in SUCCESS:
-                    return
 
     # --- route mode: the browser's check (PHONE_JS) ------------------------------------------------------------------
 

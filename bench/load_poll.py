@@ -246,25 +246,38 @@ class Phone:
             self.tally.errors.append(f"phone {self.number}: never voted")
 
     async def rerun(self, socket, option: int | None, timer: bool = False) -> None:
+        if option is not None:
+            await self.send(socket, [WidgetState(id=self.radio_id, string_value=self.radio_options[option])],
+                            self.fragment_id)
+        else:
+            await self.send(socket, [], self.timer_id if timer else "", auto=timer)
+
+    async def send(self, socket, widget_states: list[WidgetState], fragment_id: str, auto: bool = False) -> None:
+        """One run (of a fragment, when fragment_id) with these widget states, e.g. a form's values and its submit
+        trigger, read until a run finishes that was not cut short by a rerun.
+
+        The page's hash is the `navigation` message's: in Streamlit 1.67 new_session carries the main script's hash
+        (app.py) for a pages/ app, and a fragment's st.rerun(scope="app") reruns the page whose hash the fragment's
+        run was sent with, so new_session's hash made such a rerun draw the Lab instead of the Class poll (the
+        browser sends the navigation's hash). new_session's is kept only until a navigation arrives."""
         back = BackMsg()
         state = back.rerun_script
         state.query_string = self.query
         state.page_script_hash = self.page_hash
         state.page_name = self.page
-        if timer:
-            state.fragment_id = self.timer_id
-            state.is_auto_rerun = True
-        if option is not None:
-            state.fragment_id = self.fragment_id
-            state.widget_states.widgets.append(WidgetState(id=self.radio_id, string_value=self.radio_options[option]))
+        if fragment_id:
+            state.fragment_id = fragment_id
+            state.is_auto_rerun = auto
+        state.widget_states.widgets.extend(widget_states)
         await socket.send(back.SerializeToString())
         while True:
-            raw = await asyncio.wait_for(socket.recv(), timeout=30)
             message = ForwardMsg()
-            message.ParseFromString(raw)
+            message.ParseFromString(await asyncio.wait_for(socket.recv(), timeout=30))
             kind = message.WhichOneof("type")
-            if kind == "new_session":
+            if kind == "new_session" and not self.page_hash:
                 self.page_hash = message.new_session.page_script_hash
+            elif kind == "navigation":
+                self.page_hash = message.navigation.page_script_hash
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string or self.query
             elif kind == "auto_rerun":
