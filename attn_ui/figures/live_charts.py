@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from attn_ui.figures.layout import base_layout
 from attn_ui.figures.palette import GREY_TEXT, LEVEL_COLOUR, SELECT_COLOUR
 from attn_ui.figures.plotly_fast import figure_from_spec
-from attn_ui.words.live import Live, format_number
+from attn_ui.words.live import Live, format_number, letter
 
 BAR = "#3e7cc4"  # an answer, before the reveal and when it is off
 RIGHT = "#2e9d5b"  # an answer within the tolerance, after the reveal
@@ -65,7 +65,7 @@ def spread_figure(question: Live, tally: Sequence[int], revealed: bool, height: 
 
 
 def _choice_figure(question: Live, tally: Sequence[int], revealed: bool, height: int, font: int) -> go.Figure:
-    letters = [chr(ord("A") + i) for i in range(question.option_count)]
+    letters = [letter(i) for i in range(question.option_count)]
     total = sum(tally)
     colours = [RIGHT if revealed and question.right(i) else BAR for i in range(question.option_count)]
     text = [f"{c} ({round(100 * c / total) if total else 0}%)" for c in tally]

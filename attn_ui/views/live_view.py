@@ -234,7 +234,7 @@ def room_board(code: str, secret: str, revealed: bool) -> None:
     with st.container(key="live-status"):
         st.markdown(f"**{live.status_line(state.round_number, state.phase.value, sum(tally), state.voter_count)}**")
     if question.kind == "choice" and not revealed:  # the phones list the options; the room sees them here too
-        st.markdown("  \n".join(f"**{chr(ord('A') + i)}.** {text}" for i, text in enumerate(question.options)))
+        st.markdown("  \n".join(f"**{live.letter(i)}.** {text}" for i, text in enumerate(question.options)))
     if state.phase in (Phase.CLOSED, Phase.REVEALED):
         spread_block(question, view, state.phase is Phase.REVEALED)
     with st.container(key="live-controls", horizontal=True, gap="small"):
@@ -310,7 +310,7 @@ def _send_choice(code: str, voter: str, question_index: int, round_number: int, 
 def _option_label(question: live.Live, option: object) -> str:
     """"A. Nothing …" for an option; a value that is no option (a forged client) is shown as it came."""
     if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < question.option_count:
-        return f"{chr(ord('A') + option)}. {question.options[option]}"
+        return f"{live.letter(option)}. {question.options[option]}"
     return str(option)
 
 

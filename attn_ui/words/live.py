@@ -119,6 +119,11 @@ def _decimals(step: float) -> int:
     return len(text.split(".")[1]) if "." in text else 0
 
 
+def letter(index: int) -> str:
+    """A choice's letter, as the phone, the projector and the CSV name it: 0 -> "A"."""
+    return chr(ord("A") + index)
+
+
 def with_unit(text: str, value: float, unit: str) -> str:
     """A number and its unit: "1 cell", "15 cells", "29%", "0.69 of the row's weight"."""
     one, _, many = unit.rpartition("|") if "|" in unit else ("", "", unit)
@@ -410,7 +415,7 @@ def lecture_csv(asked: Sequence[tuple[str, Sequence[Sequence[int]]]]) -> str:
                 pairs = [f"{question.options[i]}:{c}" for i, c in enumerate(tally) if c]
                 tolerance = format_number(question.tolerance, question.decimals)
             else:
-                pairs = [f"{chr(ord('A') + i)}:{c}" for i, c in enumerate(tally)]
+                pairs = [f"{letter(i)}:{c}" for i, c in enumerate(tally)]
                 tolerance = ""
             median = "" if found.median is None else format_number(found.median, question.decimals)
             share = f"{found.right_share:.3f}" if found.answers else ""
