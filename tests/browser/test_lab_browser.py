@@ -124,6 +124,9 @@ def test_moving_to_a_lesson_page_and_back_keeps_the_state(server, page):
     assert address(page) == {"causal": "1", "heads": "2", "pad": "6"}
 
 
+COLD_START_MS = 120_000
+
+
 @contextmanager
 def first_request(browser, path: str):
     """A fresh server whose very first page request is `path` (as after a Community Cloud wake-up)."""
@@ -131,8 +134,11 @@ def first_request(browser, path: str):
         context = harness.new_context(browser)
         try:
             page = context.new_page()
-            page.goto(fresh.url.rstrip("/") + path)
-            settle(page)
+            page.goto(fresh.url.rstrip("/") + path, timeout=COLD_START_MS)
+            # A cold server's first run imports the app and serves the whole static bundle to a browser with an
+            # empty cache: on a slow CI machine under two pytest workers it took over 30 s, the warm default.
+            harness.wait_for_app(page, timeout_ms=COLD_START_MS)
+            harness.assert_no_exception(page)
             yield page
         finally:
             context.close()
