@@ -8,16 +8,27 @@ the route from the browser (poll_view.PHONE_JS) and reruns its fragment only whe
 it was drawn with. Started as `streamlit run app.py` (Community Cloud) there is no route, and phones keep the
 timed fragment.
 
-Nothing here keeps state in Python: the Poll is the pages' own (poll_service, one engine and pool a process) and
-every answer is a query, so each replica behind the proxy answers for every room.
+The check is held (a long poll): a GET that says `?since=<the stamp the page was drawn with>` is answered at once
+when the room's stamp differs, and otherwise held until it does, for at most HOLD_S. A scene change then reaches a
+phone's browser within CHECK_S instead of within a 2-second timer, and an idle phone costs one request every HOLD_S
+instead of one every 2 s. The held requests of one room share one database read every CHECK_S (Watch), however
+many phones wait on it. A GET without `since` is answered at once (the same answer, for a bench or a person).
+
+Nothing here keeps the poll's state in Python: the Poll is the pages' own (poll_service, one engine and pool a
+process) and every answer comes from a query, so each replica behind the proxy answers for every room. Watch holds
+only the last read of a room for the requests waiting in this process, for at most CHECK_S.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
+from collections.abc import Callable
 from types import MappingProxyType
 from urllib.parse import quote, urlsplit
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -29,22 +40,97 @@ from attn_ui.views import poll_service
 ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process started by serve.py: the pages may rely on the route
 PATH = "/_attn/room/{code}/stamp"
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
+HOLD_S = 20.0  # the longest a request is held; under the proxy's `timeout server 60s` (deploy/haproxy.cfg)
+CHECK_S = 0.25  # how often a held room is read again: a scene change reaches the browsers within this
+MAX_HELD = 2000  # held requests in one process; past it a request is answered at once (its browser asks in 2 s)
+MAX_SINCE = 64  # a stamp is "version:phase:expired", about 16 characters; a longer `since` is no stamp of ours
+
+
+def read_stamp(code: str) -> str:
+    """The room's stamp as the page embeds it (one indexed read); PollError or DatabaseError when there is none."""
+    return stamp_text(*poll_service.process_poll().room_stamp(code))
+
+
+def refusal(error: PollError | DatabaseError) -> JSONResponse:
+    """Why there is no stamp: 404 an unknown, malformed or expired code, 503 the database is away."""
+    if isinstance(error, PollError):
+        return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
+    return JSONResponse({"error": "database unavailable"}, status_code=503, headers=dict(NO_STORE))
+
+
+def answer(value: str) -> JSONResponse:
+    return JSONResponse({"stamp": value}, headers=dict(NO_STORE))
 
 
 def stamp(request: Request) -> JSONResponse:
-    """The room's stamp, or why there is none (404 an unknown or malformed code, 503 the database is away)."""
-    code = request.path_params.get("code", "")
+    """The room's stamp now, read for this request alone."""
     try:
-        version, phase, expired = poll_service.process_poll().room_stamp(code)
-    except PollError as error:
-        return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
-    except DatabaseError:
-        return JSONResponse({"error": "database unavailable"}, status_code=503, headers=dict(NO_STORE))
-    return JSONResponse({"stamp": stamp_text(version, phase, expired)}, headers=dict(NO_STORE))
+        return answer(read_stamp(request.path_params.get("code", "")))
+    except (PollError, DatabaseError) as error:
+        return refusal(error)
+
+
+class Watch:
+    """The reads of the requests held in this process: a request shares a room's read that started after the moment
+    it names, so the requests held on one room cost one database read every CHECK_S between them."""
+
+    def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic) -> None:
+        self.read = read
+        self.clock = clock
+        self.reads: dict[str, tuple[float, asyncio.Future]] = {}
+        self.held = 0
+
+    async def stamp(self, code: str, started_after: float) -> str:
+        entry = self.reads.get(code)
+        if entry is None or entry[0] < started_after:
+            if len(self.reads) > 4 * MAX_HELD:  # rooms nobody waits on any more (a flood of made-up codes)
+                old = self.clock() - 4 * CHECK_S
+                self.reads = {key: value for key, value in self.reads.items() if value[0] >= old}
+            entry = (self.clock(), asyncio.ensure_future(run_in_threadpool(self.read, code)))
+            self.reads[code] = entry
+        return await asyncio.shield(entry[1])
+
+    async def until_moved(self, request: Request, code: str, since: str, hold_s: float = HOLD_S,
+                          check_s: float = CHECK_S) -> str:
+        """The room's stamp as soon as it differs from `since`, or after `hold_s` (then it may equal `since`)."""
+        arrived = self.clock()
+        value = await self.stamp(code, arrived - check_s)  # a read shared with the room's other phones
+        if value != since:  # confirmed by a read that started after the request came, or a newer page would
+            value = await self.stamp(code, arrived)  # hear of an older stamp and refresh for nothing
+        if value != since or self.held >= MAX_HELD:
+            return value
+        self.held += 1
+        try:
+            while value == since and self.clock() - arrived < hold_s:
+                await asyncio.sleep(check_s)
+                if await request.is_disconnected():
+                    break
+                value = await self.stamp(code, self.clock() - check_s)
+        finally:
+            self.held -= 1
+        return value
+
+
+def held_stamp(watch: Watch) -> Callable:
+    """The route's endpoint: `?since=` a stamp holds the request until the room moves (see the module's text)."""
+
+    async def endpoint(request: Request) -> JSONResponse:
+        code = request.path_params.get("code", "")
+        since = request.query_params.get("since")
+        if since is None or len(since) > MAX_SINCE:
+            return await run_in_threadpool(stamp, request)
+        try:
+            value = await watch.until_moved(request, code, since)
+        except (PollError, DatabaseError) as error:
+            return refusal(error)
+        return answer(value)
+
+    return endpoint
 
 
 def routes() -> list[Route]:
-    return [Route(PATH, stamp, methods=["GET"])]
+    """The route, with the Watch its held requests share (one per process, made here, never at import)."""
+    return [Route(PATH, held_stamp(Watch()), methods=["GET"])]
 
 
 def available() -> bool:

@@ -424,28 +424,43 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
         st.session_state[key] = st.session_state.get(SHOWN_VOTE_PREFIX + key)
 
 
-# Served by serve.py, an idle phone asks the server's plain HTTP route (poll_route) every PHONE_EVERY_S whether the
-# room moved, from the browser, and clicks the fragment's hidden Refresh button only when the stamp it gets differs
-# from the one the fragment was drawn with (or the route fails: the fragment then shows why and is asked again).
+# Served by serve.py, a phone's browser asks the server's plain HTTP route (poll_route) whether the room moved, with
+# the stamp its fragment was drawn with: the route holds the request until the stamp differs (at most HOLD_S), so a
+# change arrives within poll_route.CHECK_S. The browser clicks the fragment's hidden Refresh button only when the
+# answer differs from what is drawn (or the route fails: the fragment then shows why and is asked again). An answer
+# that came at once and changed nothing (a room gone for good, a process full of held requests, a hidden page)
+# waits PHONE_JS_EVERY_MS before the next question.
 PHONE_JS = """
 <script id="attn-phone">
 if (!window.__attnPhone) {
   window.__attnPhone = true;
   let askedFor = null, askedAt = 0;
-  setInterval(async () => {
+  const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+  const drawnNow = () => {
     const mark = document.querySelectorAll(".st-key-poll-stamp code");
-    if (mark.length < 2 || document.hidden) return;
-    const drawn = mark[0].textContent, url = mark[1].textContent;
-    if (askedFor === drawn && Date.now() - askedAt < 6000) return;  // a refresh is on its way
-    let now;
-    try {
-      const answer = await fetch(url, {cache: "no-store"});
-      now = answer.ok ? (await answer.json()).stamp : "error " + answer.status;
-    } catch (error) { now = "offline"; }
-    if (now === drawn) return;
-    const refresh = document.querySelector(".st-key-poll-refresh button");
-    if (refresh) { askedFor = drawn; askedAt = Date.now(); refresh.click(); }
-  }, 2000);
+    return mark.length < 2 ? null : [mark[0].textContent, mark[1].textContent];
+  };
+  (async () => {
+    for (;;) {
+      const mark = drawnNow();
+      if (!mark || document.hidden) { await pause(2000); continue; }
+      const [drawn, url] = mark;
+      if (askedFor === drawn && Date.now() - askedAt < 6000) { await pause(250); continue; }  // a refresh is on its way
+      const began = Date.now();
+      let now;
+      try {
+        const answer = await fetch(url + "?since=" + encodeURIComponent(drawn), {cache: "no-store"});
+        now = answer.ok ? (await answer.json()).stamp : "error " + answer.status;
+      } catch (error) { now = "offline"; }
+      const shown = drawnNow();
+      const current = shown ? shown[0] : drawn;  // the fragment may have been drawn again while the request was held
+      if (now !== current) {
+        const refresh = document.querySelector(".st-key-poll-refresh button");
+        if (refresh) { askedFor = current; askedAt = Date.now(); refresh.click(); }
+      }
+      await pause(now === current && Date.now() - began < 1000 ? 2000 : 50);
+    }
+  })();
 }
 </script>
 """

@@ -131,3 +131,13 @@ def test_the_autoscaler_and_the_budget_target_the_deployment():
     assert pdb["spec"]["selector"] == deployment["spec"]["selector"]
     assert hpa["spec"]["minReplicas"] - pdb["spec"]["maxUnavailable"] >= 2  # a drain leaves two pods serving
     assert deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"]
+
+
+def test_a_phones_held_check_ends_before_any_proxy_gives_up_on_it():
+    """The stamp route holds a phone's GET up to HOLD_S (a long poll): HAProxy's `timeout server` and the ingress's
+    read timeout must both be longer, or every idle phone would get a 504 instead of its answer."""
+    from attn_ui.views.poll_route import HOLD_S
+
+    notes = kind("Ingress")["metadata"]["annotations"]
+    assert HOLD_S + 5 <= seconds(haproxy("timeout server"))
+    assert HOLD_S + 5 <= int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"])

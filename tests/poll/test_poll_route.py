@@ -3,7 +3,9 @@ action and with the room's expiry, and a bad code or a lost database is an answe
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from starlette.requests import Request
@@ -59,3 +61,125 @@ def test_the_stamp_url_keeps_the_app_s_base_path():
     assert poll_route.stamp_url("http://h/Class_poll?room=A", "ABC1234") == "/_attn/room/ABC1234/stamp"
     assert poll_route.stamp_url("https://h/lab/Class_poll", "ABC1234") == "/lab/_attn/room/ABC1234/stamp"
     assert poll_route.stamp_url(None, "A/B") == "/_attn/room/A%2FB/stamp"
+
+
+# --- the held check (long poll): a phone's browser asks with the stamp it shows, and hears back when it moved ------
+
+def held_request(code: str, since: str | None, gone: bool = False) -> Request:
+    query = b"" if since is None else f"since={since}".encode()
+
+    async def receive() -> dict:
+        return {"type": "http.disconnect" if gone else "http.request", "body": b"", "more_body": False}
+
+    scope = {"type": "http", "method": "GET", "path": f"/_attn/room/{code}/stamp", "headers": [],
+             "query_string": query, "path_params": {"code": code}}
+    return Request(scope, receive)
+
+
+class Room:
+    """A made-up room's stamp for the Watch, counting its reads."""
+
+    def __init__(self, value: str = "1:voting:0") -> None:
+        self.value, self.reads = value, 0
+
+    def read(self, code: str) -> str:
+        self.reads += 1
+        if code != "ROOM":
+            raise poll_route.PollError("There is no room with that code.")
+        return self.value
+
+
+def test_a_held_request_hears_of_the_move_within_one_check():
+    room = Room()
+
+    async def scene() -> tuple[str, float]:
+        watch = poll_route.Watch(room.read)
+        waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", "1:voting:0"), "ROOM", "1:voting:0",
+                                                          hold_s=10, check_s=0.02))
+        await asyncio.sleep(0.2)
+        assert not waiting.done(), "nothing moved: the request is still held"
+        room.value = "2:closed:0"
+        moved = time.monotonic()
+        value = await waiting
+        return value, time.monotonic() - moved
+
+    value, waited = asyncio.run(scene())
+    assert value == "2:closed:0" and waited < 0.5
+
+
+def test_the_requests_held_on_one_room_share_its_reads():
+    room = Room()
+
+    async def class_of(phones: int) -> list[str]:
+        watch = poll_route.Watch(room.read)
+        return await asyncio.gather(*(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                        hold_s=0.3, check_s=0.03) for _ in range(phones)))
+
+    values = asyncio.run(class_of(100))
+    assert values == ["1:voting:0"] * 100, "nothing moved: each held request ends with the same stamp"
+    assert room.reads <= 30, f"{room.reads} reads for 100 phones over 10 checks: one read a check, not one a phone"
+
+
+def test_a_request_that_is_behind_is_answered_at_once_from_a_read_after_it_came():
+    room = Room()
+
+    async def ask() -> tuple[str, str]:
+        watch = poll_route.Watch(room.read)
+        first = await watch.until_moved(held_request("ROOM", "0:lobby:0"), "ROOM", "0:lobby:0", hold_s=10)
+        room.value = "2:closed:0"  # moved just after the last read: a newcomer must not get the older stamp
+        second = await watch.until_moved(held_request("ROOM", "1:voting:0"), "ROOM", "1:voting:0", hold_s=10)
+        return first, second
+
+    assert asyncio.run(asyncio.wait_for(ask(), 5)) == ("1:voting:0", "2:closed:0")
+
+
+def test_a_browser_that_left_is_no_longer_held():
+    room = Room()
+
+    async def ask() -> str:
+        watch = poll_route.Watch(room.read)
+        return await watch.until_moved(held_request("ROOM", room.value, gone=True), "ROOM", room.value,
+                                       hold_s=30, check_s=0.01)
+
+    began = time.monotonic()
+    asyncio.run(asyncio.wait_for(ask(), 5))
+    assert time.monotonic() - began < 1
+
+
+def test_a_full_process_answers_at_once(monkeypatch):
+    room = Room()
+    monkeypatch.setattr(poll_route, "MAX_HELD", 0)
+
+    async def ask() -> str:
+        return await poll_route.Watch(room.read).until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                             hold_s=30)
+
+    began = time.monotonic()
+    assert asyncio.run(asyncio.wait_for(ask(), 5)) == room.value and time.monotonic() - began < 1
+
+
+@pytest.mark.parametrize("since", [None, "x" * 65])
+def test_the_endpoint_without_a_stamp_of_ours_answers_at_once(routed, since):
+    room = routed.create_room([("causal-why", 4)])
+    endpoint = poll_route.held_stamp(poll_route.Watch())
+    response = asyncio.run(asyncio.wait_for(endpoint(held_request(room.code, since)), 5))
+    assert response.status_code == 200 and json.loads(response.body) == {"stamp": "0:lobby:0"}
+
+
+def test_the_endpoint_holds_then_answers_the_move_and_refuses_a_bad_code(routed):
+    room = routed.create_room([("causal-why", 4)])
+    endpoint = poll_route.held_stamp(poll_route.Watch())
+
+    async def lecture() -> tuple:
+        held = asyncio.ensure_future(endpoint(held_request(room.code, "0:lobby:0")))
+        await asyncio.sleep(0.4)
+        still = held.done()
+        await asyncio.to_thread(routed.next_question, room.code, room.host_secret)
+        moved = await asyncio.wait_for(held, 5)
+        bad = await asyncio.wait_for(endpoint(held_request("ZZZZZZZ", "0:lobby:0")), 5)
+        return still, moved, bad
+
+    still, moved, bad = asyncio.run(lecture())
+    assert not still
+    assert moved.status_code == 200 and json.loads(moved.body) == {"stamp": "1:voting:0"}
+    assert bad.status_code == 404 and json.loads(bad.body)["error"]
