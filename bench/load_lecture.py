@@ -7,9 +7,10 @@ question.
     python3 bench/load_lecture.py --timer ...                     # the old way: app.py, a timed fragment per phone
     python3 bench/load_lecture.py --deploy --scenes 9             # through deploy/local.sh: HAProxy, 3 replicas, PG
 
-Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where an idle phone's browser asks
-the plain HTTP route GET /_attn/room/<CODE>/stamp every 2 s and presses the phone fragment's hidden Refresh button
-only when the answer differs from the stamp its last drawing showed. --timer is `streamlit run app.py` (Community
+Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where a phone's browser keeps one
+GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open (the route holds it until the room moves, at most 20 s: a long
+poll) and presses the phone fragment's hidden Refresh button only when the answer differs from the stamp its last
+drawing showed. --timer is `streamlit run app.py` (Community
 Cloud), where each phone reruns its timed watch fragment every 2 s and that fragment reruns the page on a change.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
@@ -26,14 +27,15 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   CPU below is the phones' alone.
 - Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
   `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
-  scene, spread over --join-seconds, then check every 2 s whether the room moved:
-  route mode: as PHONE_JS in the browser does, an HTTP/1.1 GET of the route's address (the address in the
-  poll-stamp text the phone fragment drew) on one kept-alive connection per phone (asyncio streams);
+  scene, spread over --join-seconds, then wait for the room to move:
+  route mode: as PHONE_JS in the browser loops, one HTTP/1.1 GET at a time of the route's address (the address in
+  the poll-stamp text the phone fragment drew) with `?since=` the drawn stamp, held by the route, on one kept-alive
+  connection per phone (asyncio streams; a quick answer that changed nothing waits 2 s before the next);
   when the answer's stamp differs from the stamp in that text (or the GET failed), the Refresh button's trigger
   in a run of the phone fragment alone (the button's fragment id), and not again within 6 s for the same drawn
   stamp, as PHONE_JS waits for a refresh on its way;
-  --timer: a rerun of the watch fragment (is_auto_rerun, the id from the auto_rerun message), as the frontend's
-  run_every timer does; the app reruns the whole page when the room moved.
+  --timer: every 2 s a rerun of the watch fragment (is_auto_rerun, the id from the auto_rerun message), as the
+  frontend's run_every timer does; the app reruns the whole page when the room moved.
   At a random moment in [1, --answer-within] s after a scene's question appeared on it, each phone answers: on a number
   scene the number box's value (a value on the scene's grid, live_question(n).values[random index]) and the Send
   button's trigger in one run of the phone fragment, as the browser submits a form; on a choice scene the radio's value
@@ -70,6 +72,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,6 +123,7 @@ class LectureTally(Tally):
     current: int = 0  # the scene on screen (the counter reads it)
     reconnects: int = 0
     route_s: list[float] = field(default_factory=list)  # route mode, over the lecture: each GET's answer time
+    held_s: list[float] = field(default_factory=list)  # of those, the GETs the route held (answered at once: no)
     route_all: int = 0  # route GETs over the whole run (joins included)
     route_failed: list[str] = field(default_factory=list)  # a GET that did not answer 200 (status and body)
     refresh_s: list[float] = field(default_factory=list)  # a Refresh run: sent -> finished
@@ -141,6 +145,9 @@ class LecturePhone(Phone):
         self.refresh_fragment = ""  # and its fragment (the phone fragment)
         self.asked_for: str | None = None  # PHONE_JS's askedFor / askedAt
         self.asked_at = -math.inf
+        self.held: asyncio.Future | None = None  # the GET in flight with the drawn stamp (PHONE_JS's fetch)
+        self.held_at = 0.0
+        self.next_ask = 0.0  # PHONE_JS's pause: the moment of the next GET
         self.questions = questions
         self.asks = {question.ask: index for index, question in enumerate(questions)}
         self.answer_within, self.start_at = answer_within, start_at
@@ -203,14 +210,20 @@ class LecturePhone(Phone):
     http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     def close_http(self) -> None:
+        if self.held is not None:
+            self.held.cancel()
+            self.held = None
         if self.http is not None:
             self.http[1].close()
             self.http = None
 
-    async def get_stamp(self) -> str:
-        """One GET of the route on this phone's kept-alive connection (opened again when the server closed it):
-        the stamp, or "error <status>" as PHONE_JS writes a failed answer."""
+    async def get_stamp(self, since: str | None = None) -> str:
+        """One GET of the route on this phone's kept-alive connection (opened again when the server closed it),
+        held by the route while the room's stamp is `since`: the stamp, or "error <status>" as PHONE_JS writes a
+        failed answer."""
         path = self.stamp_path or f"/_attn/room/{self.code}/stamp"
+        if since is not None:
+            path += "?since=" + urllib.parse.quote(since, safe="")
         request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nAccept: */*\r\n"
                    f"Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n").encode()
         for attempt in range(2):
@@ -236,6 +249,8 @@ class LecturePhone(Phone):
             self.tally.route_all += 1
             if self.tally.lecture_start <= asked < self.until:
                 self.tally.route_s.append(took)
+                if since is not None and took >= 1.0:
+                    self.tally.held_s.append(took)
             if headers.get("connection", "").lower() == "close":
                 self.close_http()
             status = lines[0].split(" ")[1] if len(lines[0].split(" ")) > 1 else "?"
@@ -245,25 +260,38 @@ class LecturePhone(Phone):
             return json.loads(body)["stamp"]
         raise OSError("unreachable")
 
-    async def check(self, socket) -> None:
-        """PHONE_JS's interval: skip while a refresh for this drawing is on its way (6 s), ask the route, press
-        Refresh when the stamp differs from the one drawn."""
-        drawn = self.drawn_stamp
-        if self.asked_for == drawn and time.perf_counter() - self.asked_at < 6.0:
+    async def route_step(self, socket, wake: float) -> None:
+        """PHONE_JS's loop, until the moment `wake` at the latest: one GET at a time, with the drawn stamp (the route
+        holds it until the room moves, or HOLD_S); an answer that differs from what is drawn now presses Refresh
+        (not again within 6 s for the same drawing); a quick answer that changed nothing waits PHONE_EVERY_S."""
+        now = time.perf_counter()
+        if self.held is None:
+            if self.asked_for == self.drawn_stamp and now - self.asked_at < 6.0:  # a refresh is on its way
+                await asyncio.sleep(max(0.0, min(wake, now + 0.25) - now))
+                return
+            if now < self.next_ask:
+                await asyncio.sleep(max(0.0, min(wake, self.next_ask) - now))
+                return
+            self.held, self.held_at = asyncio.ensure_future(self.get_stamp(self.drawn_stamp)), now
+        done, _ = await asyncio.wait({self.held}, timeout=max(0.0, wake - time.perf_counter()))
+        if not done:
             return
+        task, self.held = self.held, None
         try:
-            now = await self.get_stamp()
+            answer = task.result()
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError, KeyError) as error:
             self.close_http()
             self.tally.route_failed.append(f"phone {self.number}: {type(error).__name__}: {str(error)[:80]}")
-            now = "offline"
-        if now == drawn:
-            return
-        if not self.refresh_id:
-            self.tally.errors.append(f"phone {self.number}: the stamp moved ({drawn} -> {now}) but no Refresh drawn")
-            self.asked_for, self.asked_at = drawn, time.perf_counter()
+            answer = "offline"
+        drawn = self.drawn_stamp  # the fragment may have been drawn again while the GET was held
+        quick = time.perf_counter() - self.held_at < 1.0
+        self.next_ask = time.perf_counter() + (PHONE_EVERY_S if answer == drawn and quick else 0.05)
+        if answer == drawn:
             return
         self.asked_for, self.asked_at = drawn, time.perf_counter()
+        if not self.refresh_id:
+            self.tally.errors.append(f"phone {self.number}: the stamp moved ({drawn} -> {answer}) but no Refresh drawn")
+            return
         latest, sent = self.latest, time.perf_counter()
         await self.send(socket, [WidgetState(id=self.refresh_id, trigger_value=True)], self.refresh_fragment)
         self.tally.refresh_s.append(time.perf_counter() - sent)
@@ -340,24 +368,25 @@ class LecturePhone(Phone):
                             scene, self.pending = self.pending[0], None
                             await self.answer(socket, scene)
                             continue
+                        wake = min(self.until, math.inf if self.pending is None else self.pending[1])
+                        if self.route:
+                            await self.route_step(socket, min(wake, now + 0.25))
+                            continue
                         if now >= next_poll:
-                            if self.route:
-                                await self.check(socket)
-                            else:
-                                drew, sent = self.drew, time.perf_counter()
-                                await self.rerun(socket, None, timer=True)
-                                took = time.perf_counter() - sent
-                                (self.tally.drawing_poll_s if self.drew > drew else self.tally.idle_poll_s).append(took)
+                            drew, sent = self.drew, time.perf_counter()
+                            await self.rerun(socket, None, timer=True)
+                            took = time.perf_counter() - sent
+                            (self.tally.drawing_poll_s if self.drew > drew else self.tally.idle_poll_s).append(took)
                             next_poll = max(next_poll + PHONE_EVERY_S, time.perf_counter())
                             continue
-                        wake = min(next_poll, self.until, math.inf if self.pending is None else self.pending[1])
-                        await asyncio.sleep(max(0.0, wake - time.perf_counter()))
+                        await asyncio.sleep(max(0.0, min(next_poll, wake) - time.perf_counter()))
             except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError) as error:
                 self.close_http()
                 self.tally.reconnects += 1
                 self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
                                          f"{str(error)[:100]}")
                 await asyncio.sleep(0.5)
+        self.close_http()
         for scene in range(self.tally.current + 1):  # every scene shown is answered or has its reason
             if scene in self.answered:
                 continue
@@ -526,6 +555,9 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
         print(f"phone timer polls: idle {spread(tally.idle_poll_s)}; drawing the page again "
               f"{spread(tally.drawing_poll_s)}")
     else:
+        held = [s * 1000 for s in tally.held_s]
+        print(f"route GETs held (answered after >= 1 s: the room did not move meanwhile): {len(held)}, "
+              f"p50 {percentile(held, 50):.0f} ms" if held else "route GETs held: none")
         ms = [s * 1000 for s in tally.route_s]
         answer = "none" if not ms else (f"p50 {percentile(ms, 50):.1f} ms, p95 {percentile(ms, 95):.1f} ms, "
                                         f"max {max(ms):.1f} ms")

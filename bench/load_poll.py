@@ -8,8 +8,9 @@
 
 Two modes. The default (timer mode) is `streamlit run app.py` (Community Cloud): each idle phone reruns its timed
 watch fragment every 2 s. --route is `streamlit run serve.py` (the deployment's): the phone page has no timed
-fragment; an idle phone's browser asks GET /_attn/room/<CODE>/stamp every 2 s (attn_ui/views/poll_route.py) and
-presses the phone fragment's hidden Refresh button only when the answer differs from the stamp it was drawn with.
+fragment; a phone's browser keeps one GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open, which the route holds
+until the room moves or 20 s pass (attn_ui/views/poll_route.py, a long poll), and presses the phone fragment's
+hidden Refresh button only when the answer differs from the stamp it was drawn with.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
 - Phones are light clients that speak Streamlit's protocol, as bench/load.py's do: each opens
@@ -22,12 +23,14 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   first reached k minus the moment of the k-th tap (the vote sent), so the wait for the vote's run counts.
 - Route mode (--route): phones are bench/load_lecture.py's LecturePhone in its route mode (imported from it): the
   page's hash from the `navigation` message, the drawn stamp and the route's address read from the phone fragment's
-  deltas (whatever mark LecturePhone.read parses), an HTTP/1.1 GET of that address every 2 s on one kept-alive
-  connection per phone, and on a different stamp the Refresh button's trigger in a run of the phone fragment alone
-  (not again within 6 s for the same drawn stamp, as PHONE_JS waits). The vote is the radio's value in a run of
-  the phone fragment, as in timer mode. An idle check is
-  one route GET; the same-run baseline is instead (it replaces the empty fragment in route mode) GET /_stcore/health
-  by as many clients, each on its own kept-alive connection, every 2 s for --idle seconds: server CPU per request.
+  deltas (whatever mark LecturePhone.read parses), one held HTTP/1.1 GET of that address with `?since=` the drawn
+  stamp at a time on one kept-alive connection per phone (LecturePhone.route_step, as PHONE_JS loops), and on a
+  different stamp the Refresh button's trigger in a run of the phone fragment alone (not again within 6 s for the
+  same drawn stamp, as PHONE_JS waits). The vote is the radio's value in a run of the phone fragment, as in timer
+  mode, while the phone's GET is held. The idle cost is the server CPU of the idle window per phone per 2 s (what
+  one timer poll costs); the same-run baseline is instead (it replaces the empty fragment in route mode)
+  GET /_stcore/health by as many clients, each on its own kept-alive connection, every 2 s for --idle seconds:
+  server CPU per request.
   --fault is refused in route mode (the phones' reconnect path is not exercised there); --lab works as in timer mode.
 - Phases, in one server run: (1) the baseline: as many sessions on a bench-only page with one empty
   run_every fragment (written into the bench's snapshot of --rev), polling every 2 s for --idle seconds;
@@ -52,6 +55,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -525,7 +529,6 @@ def route_mode():
                                                   open_timeout=10) as socket:
                         await self.send(socket, [], "")  # the page's first run: joins, draws the stamp and Refresh
                         await asyncio.sleep(rng.uniform(0, PHONE_EVERY_S))  # phones do not check in step
-                        next_check = time.perf_counter()
                         while time.perf_counter() < min(self.tally.deadline, self.until):
                             now = time.perf_counter()
                             if not voted and now >= self.vote_at:
@@ -543,12 +546,8 @@ def route_mode():
                                     self.tally.errors.append(
                                         f"phone {self.number}: the vote's run showed no 'Your vote'")
                                 continue
-                            if now >= next_check:
-                                await self.check(socket)
-                                next_check = max(next_check + PHONE_EVERY_S, time.perf_counter())
-                                continue
-                            wake = next_check if voted else min(next_check, self.vote_at)
-                            await asyncio.sleep(max(0.0, min(wake, self.until) - time.perf_counter()))
+                            tap = self.vote_at if not voted and self.vote_at > now else math.inf  # nan: not yet
+                            await self.route_step(socket, min(now + 0.25, tap, self.until))
                 except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError) as error:
                     self.close_http()
                     self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
@@ -698,10 +697,14 @@ def main() -> None:
           f"{args.lab} Lab clients · {time.perf_counter() - started:.0f} s · load average {os.getloadavg()[0]:.1f}")
     print(f"commit {args.rev} · idle window {args.idle:.0f} s per phase")
     if args.route:
-        print(f"idle check, server CPU: phone {poll_ms:.2f} ms per check ({checks} route GETs in {args.idle:.0f} s), "
-              f"GET /_stcore/health {empty_ms:.2f} ms per request ({base_count} requests, {args.students} clients "
-              f"every {PHONE_EVERY_S:.0f} s; the same-run baseline, replacing the empty fragment in route mode), "
-              f"ratio {poll_ms / empty_ms if empty_ms else float('nan'):.2f} (target phone <= {TARGET_POLL_MS} ms)")
+        # The route holds a GET until the room moves (poll_route.HOLD_S): an idle phone asks once per hold, not once
+        # every 2 s, so its cost is stated per phone per PHONE_EVERY_S, the timer's period (one poll's worth).
+        per_phone = poll_ms * checks / max(1e-9, args.students * args.idle / PHONE_EVERY_S)
+        print(f"idle phone, server CPU: {per_phone:.2f} ms per phone per {PHONE_EVERY_S:.0f} s ({checks} held route "
+              f"GETs in {args.idle:.0f} s, {poll_ms:.2f} ms each), GET /_stcore/health {empty_ms:.2f} ms per request "
+              f"({base_count} requests, {args.students} clients every {PHONE_EVERY_S:.0f} s; the same-run baseline, "
+              f"replacing the empty fragment in route mode), ratio "
+              f"{per_phone / empty_ms if empty_ms else float('nan'):.2f} (target phone <= {TARGET_POLL_MS} ms)")
         ms = [x * 1000 for x in tally.route_s]
         print(f"route GET answer (idle window on): p50 {percentile(ms, 50):.1f} ms, p95 {percentile(ms, 95):.1f} ms "
               f"over {len(ms)}; {tally.route_all} in the whole run; not 200 or failed {len(tally.route_failed)}"
