@@ -699,7 +699,7 @@ def main() -> None:
     if args.route:
         # The route holds a GET until the room moves (poll_route.HOLD_S): an idle phone asks once per hold, not once
         # every 2 s, so its cost is stated per phone per PHONE_EVERY_S, the timer's period (one poll's worth).
-        per_phone = poll_ms * checks / max(1e-9, args.students * args.idle / PHONE_EVERY_S)
+        per_phone = poll_ms * max(1, checks) / max(1e-9, args.students * args.idle / PHONE_EVERY_S)  # = the CPU spent
         print(f"idle phone, server CPU: {per_phone:.2f} ms per phone per {PHONE_EVERY_S:.0f} s ({checks} held route "
               f"GETs in {args.idle:.0f} s, {poll_ms:.2f} ms each), GET /_stcore/health {empty_ms:.2f} ms per request "
               f"({base_count} requests, {args.students} clients every {PHONE_EVERY_S:.0f} s; the same-run baseline, "

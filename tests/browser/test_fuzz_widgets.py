@@ -3,7 +3,8 @@
 A client can send any widget any value over the websocket, not only what the page's own frontend would send
 (STREAMLIT-NOTES: a radio hands the page the raw string for an unknown option). This test speaks Streamlit's
 own protocol (bench/load_poll.py's ProtocolSession, the protocol bench/load.py speaks) to a real server and
-opens every page, and every face of the Class poll (open, host, student while voting). It reads every widget
+opens every page, every face of the Class poll (open, host, student while voting), and a live lecture's
+(a phone on a number scene and on a choice scene, the lecturer's scenes page with its room). It reads every widget
 the page drew and sends each one, one at a time, values of every other type, unknown options, empty, huge and
 markup values; then all widgets at once with each value. After every run: no exception element, the run
 finished. At the end: no traceback in the server log, and the page still answers a plain run with its widgets.
@@ -41,6 +42,7 @@ import load  # noqa: E402  (bench/load.py: ws_url, SUCCESS)
 from load_poll import ProtocolSession  # noqa: E402
 
 from attn_poll import Poll, open_store  # noqa: E402
+from attn_ui.words import live  # noqa: E402
 
 
 def run_apart(coroutine):
@@ -144,6 +146,12 @@ def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
     host_room = poll.create_room([("causal-why", 3), ("code-order", 4)])
     vote_room = poll.create_room([("causal-why", 3)])
     poll.next_question(vote_room.code, vote_room.host_secret)
+    # Live lectures: a phone on a number scene (scene 2's number box and Send) and on a choice scene (scene 6's
+    # radio), and the lecturer's Lecture scenes page with its room (Go live's badge, Show the answers, Vote again).
+    lectures = {}
+    for scene in (2, 6):
+        lectures[scene] = poll.create_room(live.lecture_questions())
+        poll.show_scene(lectures[scene].code, lectures[scene].host_secret, scene - 1, False)
     os.environ["ATTN_LAB_DATABASE_URL"] = env_url  # the server inherits it
     try:
         server = harness.start_server("app.py", cwd=REPO_ROOT)
@@ -153,9 +161,11 @@ def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
     voter = uuid.uuid4().hex  # the URL voter token of a client without the XSRF cookie
     faces = [("", ""), *((page, "") for page in PAGES),
              ("Class_poll", f"room={host_room.code}&host={host_room.host_secret}"),
-             ("Class_poll", f"room={vote_room.code}&v={voter}")]
-    if env_url.startswith("postgresql"):  # only the Class poll's faces reach the database: the rest ran on SQLite
-        faces = [(page, query) for page, query in faces if page == "Class_poll"]
+             ("Class_poll", f"room={vote_room.code}&v={voter}"),
+             *(("Class_poll", f"room={room.code}&v={voter}") for room in lectures.values()),
+             ("Lecture_scenes", f"scene=2&room={lectures[2].code}&host={lectures[2].host_secret}")]
+    if env_url.startswith("postgresql"):  # only the poll's and the lecture's faces reach the database
+        faces = [(page, query) for page, query in faces if "room=" in query]
 
     async def main() -> None:
         url = load.ws_url(server)
