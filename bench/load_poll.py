@@ -65,6 +65,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -226,16 +227,8 @@ class Phone:
                     while time.perf_counter() < min(self.tally.deadline, self.until):
                         now = time.perf_counter()
                         if not voted and now >= self.vote_at:
-                            self.confirmed = False
-                            sent = time.perf_counter()
-                            self.tally.tapped_at.append(sent)
-                            await self.rerun(socket, self.option)
+                            await self.tap(self.rerun(socket, self.option))
                             voted = True
-                            self.tally.votes_ok += 1
-                            if self.confirmed:
-                                self.tally.confirm_s.append(time.perf_counter() - sent)
-                            else:
-                                self.tally.errors.append(f"phone {self.number}: the vote's run showed no 'Your vote'")
                             continue
                         if now >= next_poll:
                             await self.rerun(socket, None, timer=True)
@@ -248,6 +241,18 @@ class Phone:
                 await asyncio.sleep(0.5)  # the server is restarting: reconnect, as the frontend does
         if not voted:
             self.tally.errors.append(f"phone {self.number}: never voted")
+
+    async def tap(self, run: Awaitable[None]) -> None:
+        """The vote at its moment: the tap's time, its run (`run`, not started yet), and whether it said 'Your vote'."""
+        self.confirmed = False
+        sent = time.perf_counter()
+        self.tally.tapped_at.append(sent)
+        await run
+        self.tally.votes_ok += 1
+        if self.confirmed:
+            self.tally.confirm_s.append(time.perf_counter() - sent)
+        else:
+            self.tally.errors.append(f"phone {self.number}: the vote's run showed no 'Your vote'")
 
     async def rerun(self, socket, option: int | None, timer: bool = False) -> None:
         if option is not None:
@@ -532,19 +537,9 @@ def route_mode():
                         while time.perf_counter() < min(self.tally.deadline, self.until):
                             now = time.perf_counter()
                             if not voted and now >= self.vote_at:
-                                self.confirmed = False
-                                sent = time.perf_counter()
-                                self.tally.tapped_at.append(sent)
-                                await self.send(socket, [WidgetState(id=self.radio_id,
-                                                                     string_value=self.radio_options[self.option])],
-                                                self.fragment_id)
+                                await self.tap(self.send(socket, [WidgetState(
+                                    id=self.radio_id, string_value=self.radio_options[self.option])], self.fragment_id))
                                 voted = True
-                                self.tally.votes_ok += 1
-                                if self.confirmed:
-                                    self.tally.confirm_s.append(time.perf_counter() - sent)
-                                else:
-                                    self.tally.errors.append(
-                                        f"phone {self.number}: the vote's run showed no 'Your vote'")
                                 continue
                             tap = self.vote_at if not voted and self.vote_at > now else math.inf  # nan: not yet
                             await self.route_step(socket, min(now + 0.25, tap, self.until))
