@@ -91,25 +91,34 @@ def bring_into_view(page, kind: str) -> None:
     page.wait_for_timeout(100)
 
 
-def targets(page, kind: str) -> list[tuple[str, float, float]]:
-    """(what the click means, x, y) for each place a click of this kind may land."""
-    bring_into_view(page, kind)
+def targets(page, kind: str) -> list[tuple[str, object]]:
+    """(what the click means, where it lands) for each place a click of this kind may land: a locator, or for the
+    slider a fraction of its track."""
     if kind == "toggle":
-        return [("flip", *centre(harness.toggle(page, "Causal mask")))]
+        return [("flip", harness.toggle(page, "Causal mask"))]
     if kind == "heads":
         group = page.get_by_role("radiogroup", name="Heads")
-        return [(h, *centre(group.get_by_role("radio", name=h, exact=True))) for h in HEAD_CHOICES]
+        return [(h, group.get_by_role("radio", name=h, exact=True)) for h in HEAD_CHOICES]
     if kind == "pad":
         chips = page.get_by_role("toolbar", name="Tap a word to make it PAD").locator("button")
-        return [(str(i + 1), *centre(chips.nth(i))) for i in range(chips.count())]
+        return [(str(i + 1), chips.nth(i)) for i in range(chips.count())]
     if kind == "reroll":
-        return [("roll", *centre(page.get_by_role("button", name="Re-roll")))]
-    track = page.locator('[role="group"][aria-label="Dropout p"] > div').first.bounding_box()
-    y = track["y"] + track["height"] / 2
-    places = []
-    for value in (0.1, 0.25, 0.4, 0.55, 0.7, 0.85):
-        places.append((f"{value:.2f}", track["x"] + track["width"] * value / 0.9, y))
-    return places
+        return [("roll", page.get_by_role("button", name="Re-roll"))]
+    return [(f"{value:.2f}", value / 0.9) for value in (0.1, 0.25, 0.4, 0.55, 0.7, 0.85)]
+
+
+def where(page, kind: str, place) -> tuple[float, float]:
+    """Where a finger or a mouse aims now: at the control as the screen shows it at this moment, as a person
+    does. A busy browser may move the page for a few frames while a run redraws the map; a person's next tap
+    follows the control (a tap aimed at where it was would be a tap on something else, not on the control)."""
+    if kind == "slider":
+        track = page.locator('[role="group"][aria-label="Dropout p"] > div').first.bounding_box()
+        return track["x"] + track["width"] * place, track["y"] + track["height"] / 2
+    x, y = centre(place)
+    if not 0 < y < page.viewport_size["height"]:
+        bring_into_view(page, kind)
+        x, y = centre(place)
+    return x, y
 
 
 def expected_after(kind: str, start: Settings, clicks: list[str]) -> dict:
@@ -175,11 +184,13 @@ def mash(page, speed: str, touch: bool, trials: int, seed: int) -> Tally:
         reset(page, START[kind])
         start = settings_from_query(dict(parse_qsl(START[kind])))[0]
         problems = check(page, {})
+        bring_into_view(page, kind)
         places = targets(page, kind)
         clicks = []
         for _ in range(rng.randint(low_n, high_n)):
-            meaning, x, y = rng.choice(places)
+            meaning, place = rng.choice(places)
             clicks.append(meaning)
+            x, y = where(page, kind, place)
             if touch:
                 page.touchscreen.tap(x, y)
             else:
