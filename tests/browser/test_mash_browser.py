@@ -110,14 +110,23 @@ def targets(page, kind: str) -> list[tuple[str, object]]:
 def where(page, kind: str, place) -> tuple[float, float]:
     """Where a finger or a mouse aims now: at the control as the screen shows it at this moment, as a person
     does. A busy browser may move the page for a few frames while a run redraws the map; a person's next tap
-    follows the control (a tap aimed at where it was would be a tap on something else, not on the control)."""
-    if kind == "slider":
-        track = page.locator('[role="group"][aria-label="Dropout p"] > div').first.bounding_box()
+    follows the control, and scrolls it back into view if it left the screen (a tap aimed at where it was
+    would be a tap on something else, not on the control)."""
+    def aim() -> tuple[float, float]:
+        if kind != "slider":
+            return centre(place)
+        track = page.locator(f'{CONTROLS["slider"]} > div').first.bounding_box()
         return track["x"] + track["width"] * place, track["y"] + track["height"] / 2
-    x, y = centre(place)
-    if not 0 < y < page.viewport_size["height"]:
+
+    def on_target(x: float, y: float) -> bool:
+        if not 0 < y < page.viewport_size["height"]:
+            return False
+        return kind == "slider" or place.evaluate("(e, [x, y]) => e.contains(document.elementFromPoint(x, y))", [x, y])
+
+    x, y = aim()
+    if not on_target(x, y):
         bring_into_view(page, kind)
-        x, y = centre(place)
+        x, y = aim()
     return x, y
 
 
