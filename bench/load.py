@@ -1,4 +1,4 @@
-"""A class at once: N concurrent sessions open the Lab, then click its causal toggle every few seconds.
+"""A class at once: N concurrent sessions open the Lab, then click its causal toggle (or change page) every few seconds.
 
     python3 bench/load.py                              # N = 1, 10, 50, 150 (about 4 minutes)
     python3 bench/load.py --sessions 150 --window 30
@@ -7,6 +7,7 @@
     python3 bench/load.py --proxy local --sessions 450 --nice -10   # through deploy/local.sh: HAProxy, 3 replicas
     python3 bench/load.py --proxy http://127.0.0.1:8500/ --sessions 300 --replica-pid 123 --replica-pid 124
     python3 bench/load.py --server-cpus 1 --browsers 0 --sessions 200,300,400   # capacity of one core
+    python3 bench/load.py --action pages --server-cpus 1 --browsers 0 --sessions 40,80   # page changes on one core
 
 How the sessions are made (what is real, what is simulated):
 - Light clients speak Streamlit's own protocol, as its frontend does: a WebSocket to `/_stcore/stream`
@@ -22,6 +23,11 @@ How the sessions are made (what is real, what is simulated):
 - A few real Chromium pages (default 2 for N > 1) are sessions too: they click the toggle in the page and
   time click -> heatmap data changed, inside the page (bench/latency.py's in-page timing). Each page runs in
   its own thread with its own Playwright.
+- `--action pages`: instead of the toggle, each light client goes from page to page, as a student following the
+  lessons does: a `rerun_script` BackMsg with the next page's hash (from the `navigation` message's app_pages) and
+  an empty query string, which is what the sidebar link sends. Its tour is TOUR (every page, the Lab last; each
+  client starts at its own place in it). Latency = BackMsg sent -> the run finished; the run must have drawn no
+  exception and no error box. Browser pages are refused in this mode (--browsers 0).
 - Errors: an exception or error box in a run, a compile error, a run that ends early, a stale or wrong map,
   no answer within --timeout (--open-timeout for opening), a dropped connection, a failed page.
 
@@ -89,6 +95,10 @@ import latency  # noqa: E402  (the in-page click timing scripts)
 from tests.deploy import local_deploy  # noqa: E402  (starts deploy/local.sh)
 
 TOGGLE_LABEL = "Causal mask"
+# --action pages: the pages a session walks through, by their address (the Lab's is ""): the lessons, Train it
+# yourself (the shipped preset drawn), Check yourself, Lecture scenes, the Class poll's opening form, then the Lab.
+TOUR = ("Peeking_and_the_causal_mask", "Padding_mask", "Dropout", "Many_heads", "Shapes_and_memory",
+        "One_row_by_hand", "Train_it_yourself", "Check_yourself", "Lecture_scenes", "Class_poll", "")
 SUCCESS = frozenset({ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY})
 ERROR_ALERT = 1  # Alert.Format.ERROR
 TARGET_P95_MS = 1000
@@ -118,6 +128,7 @@ class Level:
     wall_seconds: float = 0.0
     per_replica: Counter[str] = field(default_factory=Counter)  # sessions held by each replica (through a proxy)
     proxy_cpu: float = float("nan")  # the proxy's CPU during the window, in cores
+    per_page_ms: dict[str, list[float]] = field(default_factory=dict)  # --action pages: the window's, by page
 
     def in_window(self, moment: float) -> bool:
         return self.window_start <= moment < self.window_end
@@ -260,6 +271,7 @@ class LightClient:
         self.page_hash = ""
         self.fragment_id = ""
         self.toggle_id = ""
+        self.pages: dict[str, str] = {}  # url_pathname -> page_script_hash, from the navigation message
 
     async def run(self, start_at: float, opened: asyncio.Queue, go: asyncio.Event) -> None:
         await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
@@ -283,7 +295,10 @@ class LightClient:
                     self.level.errors.append(f"client {self.number}: first run {first.problems or 'unexpected'}")
                     return
                 await go.wait()
-                await self.click_until_over(socket)
+                if self.args.action == "pages":
+                    await self.change_pages_until_over(socket)
+                else:
+                    await self.click_until_over(socket)
         except (OSError, websockets.WebSocketException, TimeoutError) as error:
             self.level.errors.append(f"client {self.number}: connection {type(error).__name__}: {error}")
         finally:
@@ -304,6 +319,58 @@ class LightClient:
                 return
             if self.level.in_window(sent):
                 self.level.light_ms.append(run.chart_ms)
+
+    async def change_pages_until_over(self, socket) -> None:
+        missing = [name for name in TOUR if name not in self.pages]
+        if missing:
+            self.level.errors.append(f"client {self.number}: no page {missing[0]!r} in the navigation message")
+            return
+        step = self.number % len(TOUR)
+        while True:
+            await asyncio.sleep(self.rng.uniform(*self.think))
+            if self.level.over():
+                return
+            name = TOUR[step]
+            step = (step + 1) % len(TOUR)
+            sent = time.perf_counter()
+            problems = await self.visit(socket, self.pages[name], self.args.timeout)
+            if problems:
+                self.level.errors.extend(f"client {self.number} on {name or 'the Lab'}: {p}" for p in problems)
+                return
+            if self.level.in_window(sent):
+                self.level.light_ms.append((time.perf_counter() - sent) * 1000)
+                self.level.per_page_ms.setdefault(name or "Lab", []).append(self.level.light_ms[-1])
+
+    async def visit(self, socket, page_hash: str, timeout: float) -> list[str]:
+        """Change to a page as its sidebar link does; read until its run has finished. The problems seen."""
+        back = BackMsg()
+        back.rerun_script.query_string = ""
+        back.rerun_script.page_script_hash = page_hash
+        await socket.send(back.SerializeToString())
+        run, end = Run(), time.perf_counter() + timeout
+        while True:
+            try:
+                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, end - time.perf_counter()))
+            except TimeoutError:
+                return [*run.problems, f"no answer within {timeout:.0f} s"]
+            message = ForwardMsg()
+            message.ParseFromString(raw)
+            kind = message.WhichOneof("type")
+            if kind == "navigation":
+                self.read_navigation(message)
+            elif kind == "page_info_changed":
+                self.query = message.page_info_changed.query_string
+            elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                run.problems.extend(element_problems(message.delta.new_element))
+            elif kind == "script_finished":
+                status = message.script_finished
+                if status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    continue  # a page's own st.rerun: its next run follows
+                return run.problems if status in SUCCESS else [*run.problems, f"run ended with status {status}"]
+
+    def read_navigation(self, message: ForwardMsg) -> None:
+        self.page_hash = message.navigation.page_script_hash
+        self.pages.update({page.url_pathname: page.page_script_hash for page in message.navigation.app_pages})
 
     async def rerun(self, socket, causal: bool | None, timeout: float) -> Run:
         """Send one rerun (the first run when causal is None) and read until the run has finished."""
@@ -329,6 +396,8 @@ class LightClient:
             kind = message.WhichOneof("type")
             if kind == "new_session":
                 self.page_hash = message.new_session.page_script_hash
+            elif kind == "navigation":
+                self.pages.update({page.url_pathname: page.page_script_hash for page in message.navigation.app_pages})
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string
             elif kind == "delta":
@@ -356,11 +425,19 @@ class LightClient:
         elif kind == "plotly_chart" and run.chart_ms is None:
             run.chart_ms = (time.perf_counter() - sent) * 1000
             run.causal = chart_is_causal(element.plotly_chart.spec)
-        elif kind == "exception":
-            where = " | ".join(line.strip() for line in element.exception.stack_trace[-3:])
-            run.problems.append(f"exception: {element.exception.type}: {element.exception.message[:160]} at {where}")
-        elif kind == "alert" and element.alert.format == ERROR_ALERT:
-            run.problems.append(f"error box: {element.alert.body[:200]}")
+        else:
+            run.problems.extend(element_problems(element))
+
+
+def element_problems(element) -> list[str]:
+    """An exception or an error box drawn by a run, as a line each."""
+    kind = element.WhichOneof("type")
+    if kind == "exception":
+        where = " | ".join(line.strip() for line in element.exception.stack_trace[-3:])
+        return [f"exception: {element.exception.type}: {element.exception.message[:160]} at {where}"]
+    if kind == "alert" and element.alert.format == ERROR_ALERT:
+        return [f"error box: {element.alert.body[:200]}"]
+    return []
 
 
 # ---------------------------------------------------------------- a real browser page
@@ -592,12 +669,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--proxy", default="", help="'local' (start deploy/local.sh per level) or a proxy's URL")
     parser.add_argument("--replica-pid", type=int, action="append", default=[], help="with --proxy URL (repeatable)")
     parser.add_argument("--server-cpus", default="", help="pin the server to these CPUs, e.g. 1 (direct mode)")
+    parser.add_argument("--action", choices=("lab", "pages"), default="lab",
+                        help="what a session does every few seconds: click the Lab's toggle, or change page")
     args = parser.parse_args(argv)
     args.levels = [int(n) for n in args.sessions.split(",")]
     args.server_cpus = {int(c) for c in args.server_cpus.split(",") if c}
     most = 1000 if args.proxy else 400
     if any(not 1 <= n <= most for n in args.levels) or args.window <= 0 or args.browsers < 0:
         parser.error(f"sessions must be 1..{most} each ({most} through a proxy), --window > 0, --browsers >= 0")
+    if args.action == "pages" and args.browsers:
+        parser.error("--action pages drives light clients only: add --browsers 0")
     if args.server_cpus and (args.proxy or not args.server_cpus < os.sched_getaffinity(0)):
         parser.error("--server-cpus needs direct mode and must leave a CPU for this script")
     return args
@@ -623,7 +704,8 @@ def main(argv: list[str] | None = None) -> None:
     commit = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()  # fmt: skip
     tree = f"commit {commit}" if args.tree == "head" else "working tree"
-    print(f"bench/load.py: {tree}; levels {args.levels}; window {args.window:g} s; pause {pause}; "
+    print(f"bench/load.py: {tree}; action {args.action}; levels {args.levels}; window {args.window:g} s; "
+          f"pause {pause}; "
           f"extra server flags: {flags}; niceness {os.getpriority(os.PRIO_PROCESS, 0)}; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.1f}; {where(args)}", flush=True)  # fmt: skip
     levels = []
@@ -638,6 +720,10 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    sessions per replica: {held}; proxy CPU {level.proxy_cpu * 100:.0f} % of a core")
             for error in level.errors[:5]:
                 print(f"    error: {error}")
+            if level.per_page_ms:
+                print("    by page, median / p95 ms: " + "; ".join(
+                    f"{name} {fmt(median(ms))} / {fmt(percentile(ms, 95))} ({len(ms)})"
+                    for name, ms in level.per_page_ms.items()))
     print()
     print(table(levels, args))
     print()

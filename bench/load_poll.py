@@ -5,6 +5,7 @@
     python3 bench/load_poll.py --url ... --fault restart        # restart the app server mid-round
     python3 bench/load_poll.py --url ... --fault kill-db        # kill the app's database connections mid-round
     python3 bench/load_poll.py --route --lab 0                  # serve.py: idle phones ask the HTTP stamp route
+    python3 bench/load_poll.py --route --server-cpus 1          # a poll round on one core (the bench on the others)
 
 Two modes. The default (timer mode) is `streamlit run app.py` (Community Cloud): each idle phone reruns its timed
 watch fragment every 2 s. --route is `streamlit run serve.py` (the deployment's): the phone page has no timed
@@ -363,6 +364,9 @@ def arrival_seconds(tally: Tally) -> list[float]:
     return delays
 
 
+SERVER_CPUS: set[int] = set()  # --server-cpus: the CPUs the server is kept on (empty: all)
+
+
 def start(port: int, env: dict, tree: Path = REPO_ROOT, script: str = "app.py") -> subprocess.Popen:
     args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
@@ -373,6 +377,10 @@ def start(port: int, env: dict, tree: Path = REPO_ROOT, script: str = "app.py") 
         if time.monotonic() > deadline or process.poll() is not None:
             raise RuntimeError("the app server did not start")
         time.sleep(0.1)
+    if SERVER_CPUS:  # every thread it has so far; the threads and processes it starts later inherit it
+        for task in Path(f"/proc/{process.pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(int(task.name), SERVER_CPUS)
     return process
 
 
@@ -617,7 +625,14 @@ def main() -> None:
     parser.add_argument("--route", action="store_true",
                         help="streamlit run serve.py: idle phones GET the stamp route every 2 s instead of rerunning "
                              "the watch fragment; baseline GET /_stcore/health (default: app.py, timer mode)")
+    parser.add_argument("--server-cpus", default="",
+                        help="keep the server on these CPUs (e.g. 1) and this script and its browser on the others")
     args = parser.parse_args()
+    SERVER_CPUS.update(int(c) for c in args.server_cpus.split(",") if c)
+    if SERVER_CPUS:
+        if not os.sched_getaffinity(0) > SERVER_CPUS:
+            parser.error("--server-cpus must name CPUs this machine has and leave one for this script")
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - SERVER_CPUS)
     if args.route and args.fault != "none":
         parser.error("--fault is not supported with --route: the route phones' reconnect and resend path is not "
                      "exercised by this bench; run the fault in timer mode (without --route)")
@@ -690,7 +705,8 @@ def main() -> None:
     mode = "route (serve.py)" if args.route else "timer (app.py)"
     print(f"backend {backend} · {mode} · fault {args.fault} · {args.students} phones over {args.spread:.0f} s · "
           f"{args.lab} Lab clients · {time.perf_counter() - started:.0f} s · load average {os.getloadavg()[0]:.1f}")
-    print(f"commit {args.rev} · idle window {args.idle:.0f} s per phase")
+    pinned = f" · server on CPUs {sorted(SERVER_CPUS)}" if SERVER_CPUS else ""
+    print(f"commit {args.rev} · idle window {args.idle:.0f} s per phase{pinned}")
     if args.route:
         # The route holds a GET until the room moves (poll_route.HOLD_S): an idle phone asks once per hold, not once
         # every 2 s, so its cost is stated per phone per PHONE_EVERY_S, the timer's period (one poll's worth).
