@@ -6,6 +6,7 @@ question.
     python3 bench/load_lecture.py --phones 10 --scenes 3 --scene-seconds 12 --answer-within 8   # a quick try
     python3 bench/load_lecture.py --timer ...                     # the old way: app.py, a timed fragment per phone
     python3 bench/load_lecture.py --deploy --scenes 9             # through deploy/local.sh: HAProxy, 3 replicas, PG
+    python3 bench/load_lecture.py --projector                     # the lecturer is a real host page in Chromium
 
 Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where a phone's browser keeps one
 GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open (the route holds it until the room moves, at most 20 s: a long
@@ -25,6 +26,13 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   --reveal-before seconds before the next one. This is simpler than driving a host browser, and it leaves out the host
   page's own runs and its board fragment (a projector polling every 1 s): no projector page runs here, so the server
   CPU below is the phones' alone.
+  --projector: the lecturer is real instead. One headless Chromium page (1280x720) opens the host link in projector
+  mode (`Lecture_scenes?scene=1&room=CODE&host=SECRET&mode=projector`, as Go live writes it) and the bench presses
+  Page Down on it, as a clicker does: at k x --scene-seconds the next scene, --reveal-before seconds earlier the
+  reveal. The host page's own run moves the room (show_scene), so "scene change" starts at the key press. Every
+  0.1 s the bench reads the projected status line ("N of M answered") and the scene's title; a reading counts for
+  a scene only once the title is that scene's and the line is not stale (Streamlit's data-stale). The server CPU
+  then includes the host page's runs and its 1-second board fragment.
 - Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
   `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
   scene, spread over --join-seconds, then wait for the room to move:
@@ -46,7 +54,9 @@ Measured and printed:
   new scene's question (its ask text or its answer widget, whichever came first). Scenes 2..N: the first is on screen
   when the phones join (Go live opens the room on it).
 - answer -> counted: from the moment a phone sent its answer to the moment it was in the database count (Poll.counts
-  for that scene, read by this process every 50 ms; not the projector page). Matched in order per scene and option:
+  for that scene, read by this process every 50 ms; not the projector page). With --projector besides: answer ->
+  on the projector, the k-th answer sent in a scene against the first reading of the projected line that showed
+  k or more. Matched in order per scene and option:
   the k-th answer sent for an option is counted when that option's count first reached k.
 - answers lost: answers whose run finished without an error and without a refusal note (e.g. "This round is closed")
   minus the answers the database counts, over the lecture. Refused answers are printed apart.
@@ -86,6 +96,7 @@ from load_poll import PHONE_EVERY_S, Phone, Tally, harness, percentile  # noqa: 
 
 from attn_poll import Poll, open_store  # noqa: E402
 from attn_ui.words import live  # noqa: E402
+from attn_ui.words.scenes import SCENES, scene_words  # noqa: E402
 
 REPO_ROOT = load_poll.REPO_ROOT
 MAX_PHONES = 300  # a room's cap
@@ -129,6 +140,7 @@ class LectureTally(Tally):
     refresh_s: list[float] = field(default_factory=list)  # a Refresh run: sent -> finished
     refresh_drew: int = 0  # Refresh runs that drew a new question (the scene moved)
     stamp_urls: collections.Counter = field(default_factory=collections.Counter)  # data-url values seen
+    projected: dict[int, list[tuple[float, int]]] = field(default_factory=dict)  # --projector: scene -> readings
 
 
 class LecturePhone(Phone):
@@ -427,6 +439,105 @@ async def lecturer(poll: Poll, code: str, secret: str, tally: LectureTally, scen
     await until(begin + scenes * scene_s)
 
 
+PROJECTED = re.compile(r"(\d+) (?:of \d+ answered|answers?)\b")
+READ_PROJECTOR = """() => {
+    const status = document.querySelector('.st-key-live-status');
+    const title = document.querySelector('.st-key-scene-story h3');
+    return {status: status ? status.innerText : '', stale: !!(status && status.closest('[data-stale="true"]')),
+            title: title ? title.innerText.trim() : '', exceptions: document.querySelectorAll(
+                '[data-testid="stException"]').length};
+}"""
+
+
+class Projector(threading.Thread):
+    """--projector: the lecturer's host page in Chromium, driven by Page Down; its status line read every 0.1 s."""
+
+    def __init__(self, port: int, code: str, secret: str, tally: LectureTally, scenes: int) -> None:
+        super().__init__(daemon=True, name="projector")
+        self.url = f"http://127.0.0.1:{port}/Lecture_scenes?scene=1&room={code}&host={secret}&mode=projector"
+        self.tally = tally
+        self.titles = [scene_words(SCENES[n]).title for n in range(scenes)]
+        self.ready = threading.Event()
+        self.presses: collections.deque = collections.deque()  # (press, done event) from the lecturer's loop
+        self.stop = threading.Event()
+        self.scene, self.revealed = 0, False
+
+    def run(self) -> None:
+        from playwright.sync_api import Error, sync_playwright
+
+        try:
+            with sync_playwright() as playwright:
+                browser = harness.launch_browser(playwright)
+                page = harness.new_context(browser, 1280, 720).new_page()
+                errors = harness.collect_page_errors(page)
+                page.goto(self.url, timeout=120_000)
+                harness.wait_for_app(page, timeout_ms=120_000, initial_wait_ms=0)
+                self.ready.set()
+                while not self.stop.is_set():
+                    while self.presses:
+                        done = self.presses.popleft()
+                        done["at"] = time.perf_counter()
+                        page.keyboard.press("PageDown")
+                        self.scene, self.revealed = (self.scene + 1, False) if self.revealed else (self.scene, True)
+                        done["event"].set()
+                    self.read(page.evaluate(READ_PROJECTOR))
+                    time.sleep(0.1)
+                self.tally.errors.extend(f"projector page error: {e[:120]}" for e in errors)
+                browser.close()
+        except Error as error:
+            self.tally.errors.append(f"projector: {str(error).splitlines()[0][:160]}")
+        finally:
+            self.ready.set()
+
+    def read(self, seen: dict) -> None:
+        now = time.perf_counter()
+        if seen["exceptions"]:
+            self.tally.errors.append(f"projector: {seen['exceptions']} exception box(es) at scene {self.scene + 1}")
+            self.stop.set()
+        found = PROJECTED.search(seen["status"])
+        if found and not seen["stale"] and self.scene < len(self.titles) and seen["title"] == self.titles[self.scene]:
+            readings = self.tally.projected.setdefault(self.scene, [])
+            if not readings or readings[-1][1] != int(found.group(1)):
+                readings.append((now, int(found.group(1))))
+
+
+async def lecturer_on_projector(projector: Projector, tally: LectureTally, scenes: int, scene_s: float,
+                                reveal_before: float) -> None:
+    """The lecturer's clicker on the host page: the reveal, then the next scene, at the same moments as lecturer()."""
+
+    async def press(index: int, revealed: bool) -> None:
+        done = {"event": threading.Event()}
+        projector.presses.append(done)
+        await asyncio.get_running_loop().run_in_executor(None, done["event"].wait, 30)
+        if not revealed:
+            tally.changed_at[index] = done.get("at", time.perf_counter())
+            tally.current = index
+
+    async def until(moment: float) -> None:
+        await asyncio.sleep(max(0.0, moment - time.perf_counter()))
+
+    begin = tally.lecture_start
+    for index in range(scenes):
+        if index:
+            await until(begin + index * scene_s)
+            await press(index, False)
+        await until(begin + (index + 1) * scene_s - reveal_before)
+        await press(index, True)
+    await until(begin + scenes * scene_s)
+
+
+def projected_delays(tally: LectureTally, scene: int) -> list[float]:
+    """answer -> on the projector for one scene: the k-th answer sent, against the first reading showing >= k."""
+    readings = tally.projected.get(scene, [])
+    sent = sorted(a.sent for a in tally.answers if a.scene == scene and ok(a))
+    delays = []
+    for k, moment in enumerate(sent, start=1):
+        shown = next((at for at, count in readings if count >= k and at >= moment), None)
+        if shown is not None:
+            delays.append(shown - moment)
+    return delays
+
+
 def counter(poll: Poll, code: str, tally: LectureTally, stop: threading.Event) -> None:
     """The database count of the scene on screen, every 50 ms; each change is kept with its moment. When the room
     moves on, the scene before is read once more."""
@@ -537,11 +648,16 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
           f"{scenes} scenes x {args.scene_seconds:g} s, answers 1 to "
           f"{args.answer_within:g} s after the question, reveal {args.reveal_before:g} s before the next scene · "
           f"lecture {lecture_s:.0f} s · load average {os.getloadavg()[0]:.1f} (1 min) at the end")
-    print(f"scene change -> question on the phones (scenes 2..{scenes}, from the start of show_scene): "
+    start = "the lecturer's key press on the host page" if args.projector else "the start of show_scene"
+    print(f"scene change -> question on the phones (scenes 2..{scenes}, from {start}): "
           f"{spread(arrivals)} (phone, scene) pairs; never drawn: {len(missed)}")
     print(f"show_scene call (moves and reveals): {spread(tally.show_s)}")
     print(f"answer -> counted (database count, Poll.counts every {COUNT_EVERY_S * 1000:.0f} ms): {spread(all_delays)} "
           f"answers")
+    if args.projector:
+        on_screen = [d for scene in range(scenes) for d in projected_delays(tally, scene)]
+        print(f"answer -> on the projector (the host page's status line, read every 0.1 s): {spread(on_screen)} "
+              f"answers; scenes read on it {len(tally.projected)} of {scenes}")
     answer_runs = [a.run_s for a in finished]
     print(f"answer's own run (sent -> its run finished, 'Sent' shown in {sum(a.confirmed for a in finished)} of "
           f"{len(finished)}): {spread(answer_runs)}")
@@ -591,6 +707,11 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
 
 async def lecture(args, port: int, poll: Poll, code: str, secret: str, tally: LectureTally,
                   questions: list[live.Live], pids) -> tuple[float, float, float]:
+    projector = None
+    if args.projector:  # the host page first, as the lecturer opens it before the room scans
+        projector = Projector(port, code, secret, tally, args.scenes)
+        projector.start()
+        await asyncio.get_running_loop().run_in_executor(None, projector.ready.wait, 180)
     first = time.perf_counter() + 0.5
     phones = [LecturePhone(n, port, code, tally, questions, args.answer_within,
                            first + args.join_seconds * n / args.phones, args.seed, not args.timer)
@@ -611,12 +732,18 @@ async def lecture(args, port: int, poll: Poll, code: str, secret: str, tally: Le
     counting = threading.Thread(target=counter, args=(poll, code, tally, stop), daemon=True)
     cpu, bench_cpu = sum(map(harness.process_cpu_seconds, pids())), time.process_time()
     counting.start()
-    await lecturer(poll, code, secret, tally, args.scenes, args.scene_seconds, args.reveal_before)
+    if projector is not None:
+        await lecturer_on_projector(projector, tally, args.scenes, args.scene_seconds, args.reveal_before)
+    else:
+        await lecturer(poll, code, secret, tally, args.scenes, args.scene_seconds, args.reveal_before)
     cpu, bench_cpu = sum(map(harness.process_cpu_seconds, pids())) - cpu, time.process_time() - bench_cpu
     lecture_s = time.perf_counter() - tally.lecture_start
     await asyncio.gather(*tasks)
     stop.set()
     counting.join(timeout=5)
+    if projector is not None:
+        projector.stop.set()
+        projector.join(timeout=30)
     return cpu, bench_cpu, lecture_s
 
 
@@ -638,6 +765,9 @@ def main() -> None:
                         help="the old way: streamlit run app.py, each phone reruns its timed watch fragment every 2 s "
                              "(default: streamlit run serve.py, each phone asks the HTTP stamp route every 2 s)")
     parser.add_argument("--route", dest="timer", action="store_false", help="the default: serve.py and the route")
+    parser.add_argument("--projector", action="store_true",
+                        help="the lecturer is a host page in Chromium (projector mode), moved on by Page Down; "
+                             "answer -> on the projector is read from it")
     parser.add_argument("--deploy", action="store_true",
                         help="start bash deploy/local.sh (HAProxy, three serve.py replicas, its own PostgreSQL; "
                              "--url ignored) and send the phones through the proxy; server CPU is the replicas' sum")
@@ -691,7 +821,8 @@ def main() -> None:
             load_poll.stop(process)
         if args.server_log:
             shutil.copyfile(log_path, args.server_log)
-    backend = url.split(":", 1)[0] + (" · through HAProxy, 3 replicas (deploy/local.sh)" if deployment else "")
+    backend = url.split(":", 1)[0] + (" · through HAProxy, 3 replicas (deploy/local.sh)" if deployment else "") + (
+        " · lecturer: a host page in Chromium" if args.projector else " · lecturer: show_scene from the bench")
     report(args, tally, questions, final, cpu, bench_cpu, lecture_s, log_path.read_text(errors="replace"), backend)
     poll.store.engine.dispose()
     temp.cleanup()
