@@ -17,6 +17,7 @@ Session state used here:
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 import secrets
 import time
@@ -137,9 +138,30 @@ def opener_keys() -> tuple[str, ...]:
     X-Forwarded-For says (uvicorn trusts a proxy on 127.0.0.1 only). Loopback reads as None: one local address."""
     token = browser_token()
     keys = [] if token is None else ["browser:" + hashlib.sha256(VOTER_SALT + token).hexdigest()]
-    address = st.context.ip_address
-    keys.append(f"address:{address if isinstance(address, str) and address else 'local'}")  # AppTest: not a str
+    keys.append(address_key(st.context.ip_address))
     return tuple(keys)
+
+
+IPV6_NETWORK_BITS = 64  # what one home, phone or server is given: its addresses are one opener
+
+
+def address_key(address: object) -> str:
+    """The opening limit's key for a client address. An IPv6 address counts as its /64 network: one subscriber,
+    phone or server holds a whole /64 and can take a new address from it at will, so a flooder rotating addresses
+    inside it stays one opener. An IPv4 address (also one written as IPv6, ::ffff:a.b.c.d) counts as itself. No
+    address, or one that does not parse (AppTest gives none), is the one local address."""
+    try:
+        parsed = ipaddress.ip_address(address) if isinstance(address, str) and address else None
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        return "address:local"
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    if isinstance(parsed, ipaddress.IPv6Address):
+        network = ipaddress.IPv6Network((parsed, IPV6_NETWORK_BITS), strict=False)
+        return f"address:{network}"
+    return f"address:{parsed}"
 
 
 # --- the host -----------------------------------------------------------------------------------------------
