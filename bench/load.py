@@ -295,7 +295,7 @@ class LightClient:
                     self.level.errors.append(f"client {self.number}: first run {first.problems or 'unexpected'}")
                     return
                 await go.wait()
-                if self.args.action == "pages":
+                if getattr(self.args, "action", "lab") == "pages":  # other benches pass their own args
                     await self.change_pages_until_over(socket)
                 else:
                     await self.click_until_over(socket)
