@@ -33,10 +33,13 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-# The child's niceness above its parent's. Measured with bench/load_training.py and two busy processes beside it:
-# at +5 / +2 / 0 a class's runs finished after 48 / 21 / 14 s (median) and Lab clicks kept p95 215 / 438 / 495 ms.
-# Every one keeps clicks well under 1 s, so the runs keep their full share.
-NICE = 0
+# The child's niceness above its parent's: the server's sessions come first, a run takes what they leave. Measured
+# with bench/load_training.py on a replica of one core (--cores 1: 150 preset presses, 8 custom, 20 Lab sessions;
+# the slower of two machines), at 0 / +10: Train -> curves p95 10.8 / 1.27 s, Lab clicks p95 4.7 / 1.2 s, and the
+# runs finished no later (median 110 / 98 s), since the core was full either way. Earlier, on two cores with two
+# busy processes of other work beside it, +5 / +2 / 0 had the runs finish after 48 / 21 / 14 s (median) with Lab
+# clicks p95 215 / 438 / 495 ms: on a host shared with other work a niced run waits longer.
+NICE = 10
 FRAME = struct.Struct(">Q")  # a frame's length
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds attn_core
 STALL_SECONDS = 60.0  # a Progress comes every few hundred steps, under 1 s of CPU; a minute of nothing is a stuck run
