@@ -225,6 +225,10 @@ class LecturePhone(Phone):
         if self.held is not None:
             self.held.cancel()
             self.held = None
+        self.close_connection()
+
+    def close_connection(self) -> None:
+        """The kept-alive connection only: the held GET itself calls this when the server closes it."""
         if self.http is not None:
             self.http[1].close()
             self.http = None
@@ -248,7 +252,7 @@ class LecturePhone(Phone):
                 await writer.drain()
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
             except (OSError, asyncio.IncompleteReadError):
-                self.close_http()  # the server closed the idle connection: a browser opens another one
+                self.close_connection()  # the server closed the idle connection: a browser opens another one
                 if attempt:
                     raise
                 continue
@@ -264,7 +268,7 @@ class LecturePhone(Phone):
                 if since is not None and took >= 1.0:
                     self.tally.held_s.append(took)
             if headers.get("connection", "").lower() == "close":
-                self.close_http()
+                self.close_connection()  # not close_http: that would cancel this very GET, the one held
             status = lines[0].split(" ")[1] if len(lines[0].split(" ")) > 1 else "?"
             if status != "200":
                 self.tally.route_failed.append(f"phone {self.number}: {lines[0]} {body[:80]!r}")
@@ -288,7 +292,7 @@ class LecturePhone(Phone):
         done, _ = await asyncio.wait({self.held}, timeout=max(0.0, wake - time.perf_counter()))
         if not done:
             return
-        task, self.held = self.held, None
+        task, self.held = done.pop(), None
         try:
             answer = task.result()
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError, KeyError) as error:
