@@ -430,16 +430,22 @@ async def lecturer(poll: Poll, code: str, secret: str, tally: LectureTally, scen
         if not revealed:
             tally.current = index
 
+    await timetable(tally.lecture_start, scenes, scene_s, reveal_before, show)
+
+
+async def timetable(begin: float, scenes: int, scene_s: float, reveal_before: float, act) -> None:
+    """The lecture's moments: act(k, False) at begin + k x scene_s (scene 1 is on screen already), act(k, True)
+    reveal_before s before the next one; returns when the last scene's time is over."""
+
     async def until(moment: float) -> None:
         await asyncio.sleep(max(0.0, moment - time.perf_counter()))
 
-    begin = tally.lecture_start
     for index in range(scenes):
         if index:
             await until(begin + index * scene_s)
-            await show(index, False)
+            await act(index, False)
         await until(begin + (index + 1) * scene_s - reveal_before)
-        await show(index, True)
+        await act(index, True)
     await until(begin + scenes * scene_s)
 
 
@@ -517,17 +523,7 @@ async def lecturer_on_projector(projector: Projector, tally: LectureTally, scene
             tally.changed_at[index] = done.get("at", time.perf_counter())
             tally.current = index
 
-    async def until(moment: float) -> None:
-        await asyncio.sleep(max(0.0, moment - time.perf_counter()))
-
-    begin = tally.lecture_start
-    for index in range(scenes):
-        if index:
-            await until(begin + index * scene_s)
-            await press(index, False)
-        await until(begin + (index + 1) * scene_s - reveal_before)
-        await press(index, True)
-    await until(begin + scenes * scene_s)
+    await timetable(tally.lecture_start, scenes, scene_s, reveal_before, press)
 
 
 def projected_delays(tally: LectureTally, scene: int) -> list[float]:
