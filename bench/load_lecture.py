@@ -32,7 +32,8 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   reveal. The host page's own run moves the room (show_scene), so "scene change" starts at the key press. Every
   0.1 s the bench reads the projected status line ("N of M answered") and the scene's title; a reading counts for
   a scene only once the title is that scene's and the line is not stale (Streamlit's data-stale). The server CPU
-  then includes the host page's runs and its 1-second board fragment.
+  then includes the host page's runs and its 1-second board fragment. A press after which the page's address has
+  not reached the state it leads to within REPRESS_AFTER_S is made again, as a lecturer presses again, and counted.
 - Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
   `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
   scene, spread over --join-seconds, then wait for the room to move:
@@ -141,6 +142,7 @@ class LectureTally(Tally):
     refresh_drew: int = 0  # Refresh runs that drew a new question (the scene moved)
     stamp_urls: collections.Counter = field(default_factory=collections.Counter)  # data-url values seen
     projected: dict[int, list[tuple[float, int]]] = field(default_factory=dict)  # --projector: scene -> readings
+    repeated: list[str] = field(default_factory=list)  # --projector: presses the host page did not take at first
 
 
 class LecturePhone(Phone):
@@ -449,6 +451,7 @@ async def timetable(begin: float, scenes: int, scene_s: float, reveal_before: fl
     await until(begin + scenes * scene_s)
 
 
+REPRESS_AFTER_S = 8.0  # a press whose page address has not moved this long after is made again (and counted)
 PROJECTED = re.compile(r"(\d+) (?:of \d+ answered|answers?)\b")
 READ_PROJECTOR = """() => {
     const status = document.querySelector('.st-key-live-status');
@@ -472,6 +475,12 @@ class Projector(threading.Thread):
         self.stop = threading.Event()
         self.scene, self.revealed = 0, False
 
+    def shows(self, url: str) -> bool:
+        """The host page's address is the state the presses so far lead to (?scene=n, &reveal=1 once revealed)."""
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+        return (query.get("scene", ["1"])[0] == str(self.scene + 1)
+                and (query.get("reveal", ["0"])[0] == "1") == self.revealed)
+
     def run(self) -> None:
         from playwright.sync_api import Error, sync_playwright
 
@@ -483,13 +492,20 @@ class Projector(threading.Thread):
                 page.goto(self.url, timeout=120_000)
                 harness.wait_for_app(page, timeout_ms=120_000, initial_wait_ms=0)
                 self.ready.set()
+                pressed_at = math.inf
                 while not self.stop.is_set():
                     while self.presses:
                         done = self.presses.popleft()
-                        done["at"] = time.perf_counter()
+                        done["at"] = pressed_at = time.perf_counter()
                         page.keyboard.press("PageDown")
                         self.scene, self.revealed = (self.scene + 1, False) if self.revealed else (self.scene, True)
                         done["event"].set()
+                    if self.shows(page.url):
+                        pressed_at = math.inf
+                    elif time.perf_counter() - pressed_at > REPRESS_AFTER_S:  # the page did not take the key
+                        self.tally.repeated.append(f"scene {self.scene + 1}{' reveal' if self.revealed else ''}")
+                        page.keyboard.press("PageDown")
+                        pressed_at = time.perf_counter()
                     self.read(page.evaluate(READ_PROJECTOR))
                     time.sleep(0.1)
                 self.tally.errors.extend(f"projector page error: {e[:120]}" for e in errors)
@@ -657,7 +673,8 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     if args.projector:
         on_screen = [d for scene in range(scenes) for d in projected_delays(tally, scene)]
         print(f"answer -> on the projector (the host page's status line, read every 0.1 s): {spread(on_screen)} "
-              f"answers; scenes read on it {len(tally.projected)} of {scenes}")
+              f"answers; scenes read on it {len(tally.projected)} of {scenes}; Page Down presses made again (the "
+              f"page's address had not moved {REPRESS_AFTER_S:g} s later): {len(tally.repeated)} {tally.repeated[:6]}")
     answer_runs = [a.run_s for a in finished]
     print(f"answer's own run (sent -> its run finished, 'Sent' shown in {sum(a.confirmed for a in finished)} of "
           f"{len(finished)}): {spread(answer_runs)}")
