@@ -357,7 +357,7 @@ class LightClient:
             message.ParseFromString(raw)
             kind = message.WhichOneof("type")
             if kind == "navigation":
-                self.read_navigation(message)
+                self.learn_pages(message)
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string
             elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
@@ -368,8 +368,8 @@ class LightClient:
                     continue  # a page's own st.rerun: its next run follows
                 return run.problems if status in SUCCESS else [*run.problems, f"run ended with status {status}"]
 
-    def read_navigation(self, message: ForwardMsg) -> None:
-        self.page_hash = message.navigation.page_script_hash
+    def learn_pages(self, message: ForwardMsg) -> None:
+        """The app's pages by address, from a navigation message (--action pages walks them)."""
         self.pages.update({page.url_pathname: page.page_script_hash for page in message.navigation.app_pages})
 
     async def rerun(self, socket, causal: bool | None, timeout: float) -> Run:
@@ -397,7 +397,7 @@ class LightClient:
             if kind == "new_session":
                 self.page_hash = message.new_session.page_script_hash
             elif kind == "navigation":
-                self.pages.update({page.url_pathname: page.page_script_hash for page in message.navigation.app_pages})
+                self.learn_pages(message)
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string
             elif kind == "delta":
@@ -532,10 +532,17 @@ def serve(args) -> Iterator:
         yield ProxyTarget(args.proxy.rstrip("/") + "/", list(args.replica_pid))
     else:
         with harness.start_server("app.py", cwd=args.tree_path, extra_args=args.server_arg) as server:
-            if args.server_cpus:  # every thread it has so far; threads it starts later inherit from them
-                for task in Path(f"/proc/{server.pid}/task").iterdir():
-                    os.sched_setaffinity(int(task.name), args.server_cpus)
+            if args.server_cpus:
+                pin_to(server.pid, args.server_cpus)
             yield server
+
+
+def pin_to(pid: int, cpus: set[int]) -> None:
+    """Keep a server on these CPUs: every thread it has so far (the threads and processes it starts later inherit
+    it). A thread that ended meanwhile is skipped."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(int(task.name), cpus)
 
 
 def run_level(sessions: int, args) -> Level:

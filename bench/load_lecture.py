@@ -471,7 +471,7 @@ class Projector(threading.Thread):
         self.tally = tally
         self.titles = [scene_words(SCENES[n]).title for n in range(scenes)]
         self.ready = threading.Event()
-        self.presses: collections.deque = collections.deque()  # (press, done event) from the lecturer's loop
+        self.presses: collections.deque = collections.deque()  # from the lecturer's loop: {"event"}, gets "at"
         self.stop = threading.Event()
         self.scene, self.revealed = 0, False
 

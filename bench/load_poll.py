@@ -377,10 +377,8 @@ def start(port: int, env: dict, tree: Path = REPO_ROOT, script: str = "app.py") 
         if time.monotonic() > deadline or process.poll() is not None:
             raise RuntimeError("the app server did not start")
         time.sleep(0.1)
-    if SERVER_CPUS:  # every thread it has so far; the threads and processes it starts later inherit it
-        for task in Path(f"/proc/{process.pid}/task").iterdir():
-            with contextlib.suppress(OSError):
-                os.sched_setaffinity(int(task.name), SERVER_CPUS)
+    if SERVER_CPUS:
+        load.pin_to(process.pid, SERVER_CPUS)
     return process
 
 

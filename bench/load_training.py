@@ -186,9 +186,7 @@ def sample_rss(pid: int, stop: threading.Event, peak: list[float], children_peak
 def pin(pid: int, cores: int) -> None:
     """Keep the server (every thread it has, and the processes it starts later) on its first `cores` CPUs, as a
     host that gives the app a part of the machine does."""
-    allowed = set(sorted(os.sched_getaffinity(0))[:cores])
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        os.sched_setaffinity(int(task.name), allowed)
+    load.pin_to(pid, set(sorted(os.sched_getaffinity(0))[:cores]))
 
 
 @contextlib.contextmanager
