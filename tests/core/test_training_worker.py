@@ -57,7 +57,9 @@ def test_the_child_runs_at_its_set_priority_and_dies_when_the_caller_leaves():
         next(steps)
         (pid,) = workers_of_this_process()
         stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        assert int(stat[16]) == os.getpriority(os.PRIO_PROCESS, 0) + worker.NICE  # field 19 of stat: nice
+        # field 19 of stat: nice. The kernel caps nice at 19, so a caller already niced (a CI runner under
+        # `nice -n 19`) gets a child at 19, not above it
+        assert int(stat[16]) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + worker.NICE)
     deadline = time.monotonic() + 5
     while workers_of_this_process() and time.monotonic() < deadline:
         time.sleep(0.05)
