@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import Connection, Row, delete, func, insert, select, update
+from sqlalchemy import Connection, Row, delete, func, insert, null, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from attn_poll import codes
@@ -293,10 +293,16 @@ class Poll:
     def phone_view(self, code: str, voter_id: str) -> PhoneView:
         """State, this voter's current vote and the change stamp from one transaction: what a phone draws."""
 
-        def work(connection: Connection) -> PhoneView:
+        def work(connection: Connection) -> PhoneView:  # two queries: the room's row, then all the rest at once
             room = self._room(connection, code, allow_ended=True)
-            return PhoneView(state=self._state(connection, room), my_vote=self._my_vote(connection, room, voter_id),
-                             stamp=self._stamp(connection, room, voter_id))
+            voter_hash = codes.hash_voter(voter_id, room.voter_salt)
+            found = connection.execute(select(
+                *self._state_columns(room),
+                self._my_vote_query(room, voter_hash).label("my_vote"),
+                self._voted_at_query(room, voter_hash).label("voted_at"),
+            )).one()
+            return PhoneView(state=self._state_from(room, found), my_vote=found.my_vote,
+                             stamp=(room.version, room.phase, room.expires_at <= self.clock(), found.voted_at))
 
         return self.store.read(work)
 
@@ -488,10 +494,14 @@ class Poll:
 
     def _stamp(self, connection: Connection, room: Row, voter_id: str) -> tuple:
         """(room version, phase, expired, this voter's last vote time): equal stamps mean an unchanged phone."""
-        voter_hash = codes.hash_voter(voter_id, room.voter_salt)
-        voted_at = connection.execute(select(voters.c.tokens_at).where(
-            voters.c.room_id == room.id, voters.c.voter_hash == voter_hash)).scalar_one_or_none()
+        voted_at = connection.execute(select(self._voted_at_query(room, codes.hash_voter(
+            voter_id, room.voter_salt)))).scalar_one_or_none()
         return room.version, room.phase, room.expires_at <= self.clock(), voted_at
+
+    @staticmethod
+    def _voted_at_query(room: Row, voter_hash: str):
+        return select(voters.c.tokens_at).where(voters.c.room_id == room.id,
+                                                voters.c.voter_hash == voter_hash).scalar_subquery()
 
     def _count_vote(self, connection: Connection, room: Row) -> None:
         """Take a token from the room's bucket: a whole class may vote at once, a script cannot keep it up."""
@@ -504,12 +514,19 @@ class Poll:
 
     def _state(self, connection: Connection, room: Row) -> RoomState:
         """One query (three scalar subqueries), since phones and the projector ask for this every second."""
+        return self._state_from(room, connection.execute(select(*self._state_columns(room))).one())
+
+    @staticmethod
+    def _state_columns(room: Row) -> tuple:
         current = (questions.c.room_id == room.id, questions.c.position == room.question_position)
-        found = connection.execute(select(
+        return (
             select(questions.c.question_id).where(*current).scalar_subquery().label("question_id"),
             select(func.count()).where(questions.c.room_id == room.id).scalar_subquery().label("question_count"),
             select(func.count()).where(voters.c.room_id == room.id).scalar_subquery().label("voter_count"),
-        )).one()
+        )
+
+    @staticmethod
+    def _state_from(room: Row, found: Row) -> RoomState:
         return RoomState(
             code=room.code, phase=Phase(room.phase), question_index=room.question_position,
             question_id=found.question_id, option_count=room.option_count or 0, round_number=room.round_number,
@@ -518,15 +535,18 @@ class Poll:
         )
 
     def _my_vote(self, connection: Connection, room: Row, voter_id: str) -> int | None:
+        return connection.execute(select(self._my_vote_query(room, codes.hash_voter(
+            voter_id, room.voter_salt)))).scalar_one_or_none()
+
+    @staticmethod
+    def _my_vote_query(room: Row, voter_hash: str):
+        """The voter's option in the room's current round, as a scalar subquery (NULL in the lobby)."""
         if room.question_position is None:
-            codes.hash_voter(voter_id, room.voter_salt)  # a bad voter id is refused in the lobby too
-            return None
-        return connection.execute(
-            select(votes.c.option_index).join(voters, voters.c.id == votes.c.voter_id).where(
-                voters.c.room_id == room.id, voters.c.voter_hash == codes.hash_voter(voter_id, room.voter_salt),
-                votes.c.room_id == room.id, votes.c.question_position == room.question_position,
-                votes.c.round_number == room.round_number)
-        ).scalar_one_or_none()
+            return null()
+        return select(votes.c.option_index).join(voters, voters.c.id == votes.c.voter_id).where(
+            voters.c.room_id == room.id, voters.c.voter_hash == voter_hash,
+            votes.c.room_id == room.id, votes.c.question_position == room.question_position,
+            votes.c.round_number == room.round_number).scalar_subquery()
 
     def _counts(self, connection: Connection, room_id: int, position: int) -> QuestionCounts:
         question = connection.execute(
