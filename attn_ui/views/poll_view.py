@@ -469,13 +469,13 @@ PHONE_JS_EVERY_MS = 2000  # written into PHONE_JS (a constant, as every st.html 
 
 def _mark(code: str, stamp: str) -> None:
     """What the browser's check compares against: the stamp this drawing shows, and where to ask for the current one;
-    with the hidden button it presses when they differ. Only in a process that serves the route."""
+    with the hidden button it presses when they differ. Only in a process that serves the route. The check itself
+    (PHONE_JS) is drawn by student_face, outside the fragment: once a page run, not again on every redraw."""
     if not poll_route.available():
         return
     with st.container(key="poll-stamp"):  # as text (escaped by Markdown), never as HTML: the script reads it
         st.markdown(f"`{stamp}` `{poll_route.stamp_url(st.context.url, code)}`")
-    st.html(PHONE_JS, unsafe_allow_javascript=True)
-    st.button("Refresh", key="poll.refresh")
+        st.button("Refresh", key="poll.refresh")
 
 
 def _trouble(error: PollError) -> str:
@@ -576,5 +576,7 @@ def student_face(code: str, problem: str = "") -> None:
     voter = poll_service.voter_id()
     with st.container(key="poll-phone"):
         st.fragment(phone)(code, voter)
-    if not poll_route.available():  # served by serve.py, the browser asks the route instead (PHONE_JS)
+    if poll_route.available():  # served by serve.py, the browser asks the route (PHONE_JS) instead of a timer
+        st.html(PHONE_JS, unsafe_allow_javascript=True)  # its loop outlives the element; it starts once a window
+    else:
         st.fragment(watch, run_every=PHONE_EVERY_S)(code, voter)
