@@ -7,6 +7,7 @@ question.
     python3 bench/load_lecture.py --timer ...                     # the old way: app.py, a timed fragment per phone
     python3 bench/load_lecture.py --deploy --scenes 9             # through deploy/local.sh: HAProxy, 3 replicas, PG
     python3 bench/load_lecture.py --projector                     # the lecturer is a real host page in Chromium
+    python3 bench/load_lecture.py --projector --server-cpus 0     # the server on CPU 0, phones and Chromium elsewhere
 
 Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where a phone's browser keeps one
 GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open (the route holds it until the room moves, at most 20 s: a long
@@ -788,9 +789,19 @@ def main() -> None:
     parser.add_argument("--deploy", action="store_true",
                         help="start bash deploy/local.sh (HAProxy, three serve.py replicas, its own PostgreSQL; "
                              "--url ignored) and send the phones through the proxy; server CPU is the replicas' sum")
+    parser.add_argument("--server-cpus", default="",
+                        help="keep the app server on these CPUs (e.g. 0) and this bench, its phones and its Chromium "
+                             "on the others, so that the server's figures mean its own core(s) (default: all share)")
     args = parser.parse_args()
     if args.deploy and args.timer:
         parser.error("--deploy runs serve.py (deploy/local.sh): no --timer")
+    server_cpus = {int(c) for c in args.server_cpus.split(",") if c.strip()}
+    if server_cpus:
+        if args.deploy:
+            parser.error("--server-cpus keeps one server process on its CPUs: not with --deploy")
+        if not os.sched_getaffinity(0) > server_cpus:
+            parser.error("--server-cpus must name CPUs this machine has and leave one for this bench")
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - server_cpus)  # threads and Chromium started later inherit
     args.phones = max(1, min(args.phones, MAX_PHONES))
     args.scenes = max(1, min(args.scenes, len(live.SCENES)))
     if not 1.0 < args.answer_within < args.scene_seconds:
@@ -817,6 +828,8 @@ def main() -> None:
     else:
         port = args.port or harness.free_port()
         process = serve(port, log_path, "app.py" if args.timer else "serve.py")
+        if server_cpus:
+            load_poll.load.pin_to(process.pid, server_cpus)
         pids = lambda: [process.pid]  # noqa: E731
     budget = args.join_seconds + JOIN_TIMEOUT_S + args.scenes * args.scene_seconds + 120
     tally = LectureTally(deadline=time.perf_counter() + budget)
@@ -839,6 +852,7 @@ def main() -> None:
         if args.server_log:
             shutil.copyfile(log_path, args.server_log)
     backend = url.split(":", 1)[0] + (" · through HAProxy, 3 replicas (deploy/local.sh)" if deployment else "") + (
+        f" · server on CPU {args.server_cpus}, the bench on the others" if server_cpus else "") + (
         " · lecturer: a host page in Chromium" if args.projector else " · lecturer: show_scene from the bench")
     report(args, tally, questions, final, cpu, bench_cpu, lecture_s, log_path.read_text(errors="replace"), backend)
     poll.store.engine.dispose()
