@@ -322,8 +322,7 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) ->
     words = cached_scene_text(number)
     show_note()
     st.markdown(f"**Scene {number} of {len(SCENES)} · {words.title}**")
-    with st.container(key="live-ask"):
-        st.markdown(question.ask)
+    st.markdown(question.ask)
     key = f"{ANSWER_PREFIX}{state.question_index}.{state.round_number}"
     voting = state.phase is Phase.VOTING
     if question.kind == "number":
