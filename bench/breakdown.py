@@ -190,17 +190,6 @@ async def measure_app(server: harness.Server, args, out_dir: Path, name: str) ->
         return plain, spied
 
 
-@contextlib.contextmanager
-def lab_tree(rev: str | None) -> Iterator[Path]:
-    if rev is None:
-        yield REPO_ROOT
-        return
-    with tempfile.TemporaryDirectory(prefix="attn-breakdown-") as folder:
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", rev], check=True, capture_output=True)
-        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-        yield Path(folder)
-
-
 def print_table(results: dict[str, tuple[Series, Series]]) -> None:
     names = list(results)
     print("\nserver CPU per click by phase, ms (phase shares from py-spy samples x the profiled series' CPU)\n")
@@ -237,7 +226,7 @@ def main(argv: list[str] | None = None) -> None:
     with contextlib.ExitStack() as stack:
         out_dir = Path(args.keep) if args.keep else Path(stack.enter_context(tempfile.TemporaryDirectory()))
         out_dir.mkdir(parents=True, exist_ok=True)
-        root = stack.enter_context(lab_tree(args.rev))
+        root = stack.enter_context(load.tree_at(args.rev))
         apps = [("floor (GC off)", FLOOR_APP, FLOOR_APP.parent, ["--runner.postScriptGC", "false"]),
                 (f"Lab ({args.rev or 'working tree'})", root / "app.py", root, [])]
         for name, script, cwd, flags in apps:

@@ -508,15 +508,23 @@ class BrowserSession(threading.Thread):
 
 
 @contextlib.contextmanager
-def app_tree(which: str, rev: str = "HEAD") -> Iterator[Path]:
-    """The folder the server runs in: a snapshot of `rev` (default HEAD) or the live working tree."""
-    if which == "live":
+def tree_at(rev: str | None) -> Iterator[Path]:
+    """The working tree (rev None), or a snapshot of `rev` (git archive) in a temporary folder: what every bench
+    that compares commits serves from."""
+    if rev is None:
         yield REPO_ROOT
         return
-    with tempfile.TemporaryDirectory(prefix="attn-load-") as folder:
+    with tempfile.TemporaryDirectory(prefix="attn-bench-tree-") as folder:
         archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", rev], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
         yield Path(folder)
+
+
+@contextlib.contextmanager
+def app_tree(which: str, rev: str = "HEAD") -> Iterator[Path]:
+    """The folder the server runs in: a snapshot of `rev` (default HEAD) or the live working tree."""
+    with tree_at(None if which == "live" else rev) as folder:
+        yield folder
 
 
 @contextlib.contextmanager

@@ -576,12 +576,15 @@ def counter(poll: Poll, code: str, tally: LectureTally, stop: threading.Event) -
         stop.wait(COUNT_EVERY_S)
 
 
-def serve(port: int, log_path: Path, script: str) -> subprocess.Popen:
-    """load_poll.start's server (of serve.py or app.py), its output kept in a log (load_poll.start drops it)."""
-    args = [sys.executable, "-m", "streamlit", "run", str(REPO_ROOT / script), "--server.headless", "true",
+def serve(port: int, log_path: Path, script: str, tree: Path = REPO_ROOT) -> subprocess.Popen:
+    """load_poll.start's server (of `script` in `tree`), its output kept in a log (load_poll.start drops it). A tree
+    other than this one runs with its own modules only (no PYTHONPATH)."""
+    args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    env = {key: value for key, value in os.environ.items() if tree == REPO_ROOT or key != "PYTHONPATH"}
     with log_path.open("wb") as log:
-        process = subprocess.Popen(args, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(args, cwd=tree, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                   stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while not harness.healthy(port):
         if time.monotonic() > deadline or process.poll() is not None:

@@ -13,34 +13,19 @@ toggle and one heatmap) served with the same config; the ratio column divides by
 from __future__ import annotations
 
 import argparse
-import contextlib
 import re
-import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
 
 import harness  # noqa: E402  (lives with the browser tests)
+from load import tree_at  # noqa: E402  (a commit's files in a temp folder)
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 TARGET_MS = 30  # the issue's budget for one rerun of any page
-
-
-@contextlib.contextmanager
-def tree_at(rev: str | None) -> Iterator[Path]:
-    """The working tree, or a snapshot of `rev` in a temporary folder."""
-    if rev is None:
-        yield REPO_ROOT
-        return
-    with tempfile.TemporaryDirectory(prefix="attn-pages-") as folder:
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", rev], check=True, capture_output=True)
-        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-        yield Path(folder)
 
 
 def page_paths(root: Path) -> dict[str, str]:

@@ -28,14 +28,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import websockets
@@ -52,34 +49,6 @@ REPO_ROOT = load_lecture.REPO_ROOT
 IDLE_PHONES, IDLE_PRESSES = 30, 5
 FLOOR = "floor: bench/phone_floor_app.py"
 RUN_TIMEOUT_S = 60  # one press's run must finish within this, even on a saturated machine
-
-
-@contextlib.contextmanager
-def tree(rev: str | None) -> Iterator[Path]:
-    """This working tree, or a commit's files (git archive) in a temp folder."""
-    if rev is None:
-        yield REPO_ROOT
-        return
-    with tempfile.TemporaryDirectory(prefix="attn-redraw-") as folder:
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", rev], check=True, capture_output=True)
-        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-        yield Path(folder)
-
-
-def serve(folder: Path, port: int, log: Path, script: str = "serve.py") -> subprocess.Popen:
-    args = [sys.executable, "-m", "streamlit", "run", str(folder / script), "--server.headless", "true",
-            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}  # the tree's own modules
-    with log.open("wb") as out:
-        process = subprocess.Popen(args, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                   stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while not harness.healthy(port):
-        if time.monotonic() > deadline or process.poll() is not None:
-            load_poll.stop(process)
-            raise RuntimeError(f"the app server did not start; log tail:\n{log.read_text()[-2000:]}")
-        time.sleep(0.1)
-    return process
 
 
 async def press(phone: LecturePhone, socket) -> float:
@@ -138,7 +107,7 @@ def floor_run(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="attn-redraw-floor-") as temp:
         port = harness.free_port()
         log = Path(temp) / "server.log"
-        process = serve(REPO_ROOT, port, log, "bench/phone_floor_app.py")
+        process = load_lecture.serve(port, log, "bench/phone_floor_app.py")
         try:
             return asyncio.run(measure(port, process.pid, None, "", "", args.phones, args.bursts))
         finally:
@@ -148,7 +117,7 @@ def floor_run(args) -> dict:
 def one_run(rev: str | None, args) -> dict:
     if rev == FLOOR:
         return floor_run(args)
-    with tree(rev) as folder, tempfile.TemporaryDirectory(prefix="attn-redraw-db-") as temp:
+    with load_poll.load.tree_at(rev) as folder, tempfile.TemporaryDirectory(prefix="attn-redraw-db-") as temp:
         url = args.url or f"sqlite:///{Path(temp) / 'poll.sqlite3'}"
         os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
         poll = Poll(open_store(url, application_name="attn-lab-redraw-bench"))
@@ -156,7 +125,7 @@ def one_run(rev: str | None, args) -> dict:
         poll.show_scene(room.code, room.host_secret, 0, False)
         port = harness.free_port()
         log = Path(temp) / "server.log"
-        process = serve(folder, port, log)
+        process = load_lecture.serve(port, log, "serve.py", folder)
         try:
             result = asyncio.run(measure(port, process.pid, poll, room.code, room.host_secret, args.phones,
                                          args.bursts))
