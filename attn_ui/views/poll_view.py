@@ -429,7 +429,8 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
 # change arrives within poll_route.CHECK_S. The browser clicks the fragment's hidden Refresh button only when the
 # answer differs from what is drawn (or the route fails: the fragment then shows why and is asked again). An answer
 # that came at once and changed nothing (a room gone for good, a process full of held requests, a hidden page)
-# waits PHONE_JS_EVERY_MS before the next question.
+# waits PHONE_JS_EVERY_MS before the next question. Before the fragment's stamp is drawn (a page that has just
+# opened) it looks for it every 250 ms: a 2-second pause there made a phone's first move take up to 2 s more.
 PHONE_JS = """
 <script id="attn-phone">
 if (!window.__attnPhone) {
@@ -443,7 +444,8 @@ if (!window.__attnPhone) {
   (async () => {
     for (;;) {
       const mark = drawnNow();
-      if (!mark || document.hidden) { await pause(2000); continue; }
+      if (document.hidden) { await pause(2000); continue; }
+      if (!mark) { await pause(250); continue; }  // not drawn yet (a page just opened): look again soon
       const [drawn, url] = mark;
       if (askedFor === drawn && Date.now() - askedAt < 6000) { await pause(250); continue; }  // a refresh is on its way
       const began = Date.now();
