@@ -302,7 +302,7 @@ class Poll:
                 self._voted_at_query(room, voter_hash).label("voted_at"),
             )).one()
             return PhoneView(state=self._state_from(room, found), my_vote=found.my_vote,
-                             stamp=(room.version, room.phase, room.expires_at <= self.clock(), found.voted_at))
+                             stamp=(*self._room_stamp(room), found.voted_at))
 
         return self.store.read(work)
 
@@ -316,12 +316,8 @@ class Poll:
         """(version, phase, expired): changes whenever a host action or the clock changes what a phone shows; one
         indexed read of the room's row. What a phone's browser polls over plain HTTP (attn_ui/views/poll_route.py),
         with no Streamlit run at all."""
-
-        def work(connection: Connection) -> tuple:
-            room = self._room(connection, code, allow_ended=True, plain=True)
-            return room.version, room.phase, room.expires_at <= self.clock()
-
-        return self.store.read(work)
+        return self.store.read(lambda connection: self._room_stamp(self._room(connection, code, allow_ended=True,
+                                                                               plain=True)))
 
     # --- anyone with the code (the projector, the phones) ---------------------------------------------
 
@@ -496,7 +492,11 @@ class Poll:
         """(room version, phase, expired, this voter's last vote time): equal stamps mean an unchanged phone."""
         voted_at = connection.execute(select(self._voted_at_query(room, codes.hash_voter(
             voter_id, room.voter_salt)))).scalar_one_or_none()
-        return room.version, room.phase, room.expires_at <= self.clock(), voted_at
+        return (*self._room_stamp(room), voted_at)
+
+    def _room_stamp(self, room: Row) -> tuple:
+        """(version, phase, expired): what changes whenever a host action or the clock changes what a phone shows."""
+        return room.version, room.phase, room.expires_at <= self.clock()
 
     @staticmethod
     def _voted_at_query(room: Row, voter_hash: str):
