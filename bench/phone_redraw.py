@@ -45,9 +45,7 @@ from load_lecture import LecturePhone, LectureTally, harness, load_poll  # noqa:
 from attn_poll import Poll, open_store  # noqa: E402
 from attn_ui.words import live  # noqa: E402
 
-REPO_ROOT = load_lecture.REPO_ROOT
 IDLE_PHONES, IDLE_PRESSES = 30, 5
-FLOOR = "floor: bench/phone_floor_app.py"
 RUN_TIMEOUT_S = 60  # one press's run must finish within this, even on a saturated machine
 
 
@@ -114,9 +112,8 @@ def floor_run(args) -> dict:
             load_poll.stop(process)
 
 
-def one_run(rev: str | None, args) -> dict:
-    if rev == FLOOR:
-        return floor_run(args)
+def tree_run(rev: str | None, args) -> dict:
+    """One server of the working tree (rev None) or of a commit's files, with its own live lecture room."""
     with load_poll.load.tree_at(rev) as folder, tempfile.TemporaryDirectory(prefix="attn-redraw-db-") as temp:
         url = args.url or f"sqlite:///{Path(temp) / 'poll.sqlite3'}"
         os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
@@ -158,13 +155,15 @@ def main() -> None:
     args.phones = max(IDLE_PHONES, min(args.phones, load_lecture.MAX_PHONES))
     args.bursts = max(1, min(args.bursts, len(live.SCENES) - 1))
     args.rounds = max(1, min(args.rounds, 5))
-    trees = ([FLOOR] if args.floor else []) + ([args.against] if args.against else []) + [None]
-    results: dict[str | None, list[dict]] = {rev: [] for rev in trees}
+    runs = ([("floor: bench/phone_floor_app.py", lambda: floor_run(args))] if args.floor else []) + (
+        [(args.against, lambda: tree_run(args.against, args))] if args.against else []) + [
+        ("this tree", lambda: tree_run(None, args))]
+    results: dict[str, list[dict]] = {name: [] for name, _ in runs}
     for round_number in range(args.rounds):
-        for rev in trees:
-            result = one_run(rev, args)
-            results[rev].append(result)
-            print(f"round {round_number + 1}, {rev or 'this tree'}: idle {result['idle_ms']:.2f} ms a run, "
+        for name, run in runs:
+            result = run()
+            results[name].append(result)
+            print(f"round {round_number + 1}, {name}: idle {result['idle_ms']:.2f} ms a run, "
                   f"burst {result['burst_ms']:.2f} ms a redraw, p95 {load_poll.percentile(result['waits'], 95):.2f} s",
                   flush=True)
     backend = (args.url or "sqlite").split(":", 1)[0]
@@ -172,13 +171,12 @@ def main() -> None:
     print("| tree | idle redraw, server CPU ms | redraw in a burst, server CPU ms | burst: presses -> drawn, "
           "p50 / p95 / max s |")
     print("| --- | ---: | ---: | --- |")
-    for rev in trees:
-        print(line(rev or "this tree", results[rev]))
-    mean = lambda rev, key: statistics.fmean(r[key] for r in results[rev])  # noqa: E731
-    for rev in trees[:-1]:
-        print(f"this tree / {rev}: idle {mean(None, 'idle_ms') / mean(rev, 'idle_ms'):.2f}x, "
-              f"burst {mean(None, 'burst_ms') / mean(rev, 'burst_ms'):.2f}x")
-
+    for name, _ in runs:
+        print(line(name, results[name]))
+    mean = lambda name, key: statistics.fmean(r[key] for r in results[name])  # noqa: E731
+    for name, _ in runs[:-1]:
+        print(f"this tree / {name}: idle {mean('this tree', 'idle_ms') / mean(name, 'idle_ms'):.2f}x, "
+              f"burst {mean('this tree', 'burst_ms') / mean(name, 'burst_ms'):.2f}x")
 
 if __name__ == "__main__":
     main()
