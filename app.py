@@ -1,18 +1,20 @@
-"""The Lab: the live attention map. This file only wires: widgets -> Settings -> compute -> figures."""
+"""The Lab: the live attention map. This file only wires: widgets -> Settings -> compute -> figures.
+
+It is also the app's entry point. `streamlit run app.py` (Community Cloud, the image, deploy/) first imports this
+file as a module, finds `app` at the bottom (an st.App: this script and its pages, plus the phones' cheap check,
+attn_ui/views/poll_route.py), and then runs the file as the Lab's script on every page view, as "__main__".
+"""
 
 import streamlit as st
 
-from attn_ui.widgets import panels, projector, share, state
-from attn_ui.widgets.controls import lab_controls
-from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
-from attn_ui.widgets.look import apply_look
-from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.widgets.page import back_to_lesson, lesson_view, newcomer_line
-from attn_ui.words.scenes import SCENES
-
-st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
-apply_look()
-sidebar_nav()
+if __name__ == "__main__":  # a page view; imported to find `app`, the file needs none of these (nor their caches)
+    from attn_ui.widgets import panels, projector, share, state
+    from attn_ui.widgets.controls import lab_controls
+    from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
+    from attn_ui.widgets.look import apply_look
+    from attn_ui.widgets.nav import sidebar_nav
+    from attn_ui.widgets.page import back_to_lesson, lesson_view, newcomer_line
+    from attn_ui.words.scenes import SCENES
 
 
 @st.fragment
@@ -41,9 +43,21 @@ def lab() -> None:
     state.remember(settings, view=view)
 
 
-st.title("Attention Lab")
-back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
-back_to_lecture()  # a live lecture's phone opened the Lab: one tap back to the lecture
-newcomer_line()  # otherwise, for a first visit: where to start
-join_switch()  # the class poll's join code, once this browser has opened a room
-lab()
+def page() -> None:
+    st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
+    apply_look()
+    sidebar_nav()
+    st.title("Attention Lab")
+    back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
+    back_to_lecture()  # a live lecture's phone opened the Lab: one tap back to the lecture
+    newcomer_line()  # otherwise, for a first visit: where to start
+    join_switch()  # the class poll's join code, once this browser has opened a room
+    lab()
+
+
+if __name__ == "__main__":  # a page view: Streamlit runs this file as the Lab's script
+    page()
+else:  # `streamlit run app.py` imports this file to find the app it serves
+    from attn_ui.views.poll_route import served
+
+    app = st.App(__file__, routes=served())

@@ -4,22 +4,22 @@ question.
     python3 bench/load_lecture.py                                 # SQLite (a temp file), 150 phones, 27 scenes: ~12 min
     python3 bench/load_lecture.py --url postgresql+psycopg://... --scenes 9
     python3 bench/load_lecture.py --phones 10 --scenes 3 --scene-seconds 12 --answer-within 8   # a quick try
-    python3 bench/load_lecture.py --timer ...                     # the old way: app.py, a timed fragment per phone
+    python3 bench/load_lecture.py --timer ...                     # the old way: no route, a timed fragment per phone
     python3 bench/load_lecture.py --deploy --scenes 9             # through deploy/local.sh: HAProxy, 3 replicas, PG
     python3 bench/load_lecture.py --projector                     # the lecturer is a real host page in Chromium
     python3 bench/load_lecture.py --projector --server-cpus 0     # the server on CPU 0, phones and Chromium elsewhere
 
-Two modes. The default (route mode) is the deployment's: `streamlit run serve.py`, where a phone's browser keeps one
-GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open (the route holds it until the room moves, at most 20 s: a long
-poll) and presses the phone fragment's hidden Refresh button only when the answer differs from the stamp its last
-drawing showed. --timer is `streamlit run app.py` (Community
-Cloud), where each phone reruns its timed watch fragment every 2 s and that fragment reruns the page on a change.
+Two modes, both `streamlit run app.py`. The default (route mode) is the app as Community Cloud and the deployment
+start it: a phone's browser keeps one GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open (the route holds it until
+the room moves, at most 20 s: a long poll) and presses the phone fragment's hidden Refresh button only when the answer
+differs from the stamp its last drawing showed. --timer runs it with ATTN_LAB_STAMP_ROUTE=0 (no route, as before the
+app served one): each phone reruns its timed watch fragment every 2 s and that fragment reruns the page on a change.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
-- The app server is real: `streamlit run serve.py` (or app.py with --timer) of this working tree on 127.0.0.1, on
+- The app server is real: `streamlit run app.py` (without its route with --timer) of this working tree on 127.0.0.1, on
   SQLite (a temp file) or the database at --url. Its log is kept (--server-log) and scanned for tracebacks. With
   --deploy, `bash deploy/local.sh` instead (tests/deploy/local_deploy.py's start_local: HAProxy on a free port, three
-  serve.py replicas, its own PostgreSQL); phones' websockets and GETs go through the proxy (no cookie: leastconn), the
+  app.py replicas, its own PostgreSQL); phones' websockets and GETs go through the proxy (no cookie: leastconn), the
   server CPU is the three replicas' sum (HAProxy's not counted), and the log is the three replicas' logs.
 - The lecturer is simulated, without a browser: the bench opens the room as Go live does (create_room over
   live.lecture_questions(), then show_scene(0)) and then calls Poll.show_scene on the database itself, as the host's
@@ -576,12 +576,14 @@ def counter(poll: Poll, code: str, tally: LectureTally, stop: threading.Event) -
         stop.wait(COUNT_EVERY_S)
 
 
-def serve(port: int, log_path: Path, script: str, tree: Path = REPO_ROOT) -> subprocess.Popen:
-    """load_poll.start's server (of `script` in `tree`), its output kept in a log (load_poll.start drops it). A tree
-    other than this one runs with its own modules only (no PYTHONPATH)."""
+def serve(port: int, log_path: Path, script: str, tree: Path = REPO_ROOT, extra: dict[str, str] | None = None
+          ) -> subprocess.Popen:
+    """load_poll.start's server (of `script` in `tree`, `extra` added to its environment), its output kept in a log
+    (load_poll.start drops it). A tree other than this one runs with its own modules only (no PYTHONPATH)."""
     args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     env = {key: value for key, value in os.environ.items() if tree == REPO_ROOT or key != "PYTHONPATH"}
+    env.update(extra or {})
     with log_path.open("wb") as log:
         process = subprocess.Popen(args, cwd=tree, env=env, stdin=subprocess.DEVNULL, stdout=log,
                                    stderr=subprocess.STDOUT)
@@ -664,7 +666,7 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     wrong_option = sum(1 for scene, _, _, _, _, sent in per_scene
                        if tuple(sent.get(o, 0) for o in range(questions[scene].option_count)) != final.get(scene, ()))
     minutes = lecture_s / 60
-    print(f"backend {backend} · {'timer (app.py)' if args.timer else 'route (serve.py)'} · {phones} phones · "
+    print(f"backend {backend} · {'timer (no route)' if args.timer else 'route'} · {phones} phones · "
           f"{scenes} scenes x {args.scene_seconds:g} s, answers 1 to "
           f"{args.answer_within:g} s after the question, reveal {args.reveal_before:g} s before the next scene · "
           f"lecture {lecture_s:.0f} s · load average {os.getloadavg()[0]:.1f} (1 min) at the end")
@@ -783,21 +785,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--server-log", default="", help="keep the server's log at this path")
     parser.add_argument("--timer", action="store_true",
-                        help="the old way: streamlit run app.py, each phone reruns its timed watch fragment every 2 s "
-                             "(default: streamlit run serve.py, each phone asks the HTTP stamp route every 2 s)")
-    parser.add_argument("--route", dest="timer", action="store_false", help="the default: serve.py and the route")
+                        help="the old way: ATTN_LAB_STAMP_ROUTE=0, each phone reruns its timed watch fragment "
+                             "every 2 s (default: each phone's browser holds a GET of the HTTP stamp route)")
+    parser.add_argument("--route", dest="timer", action="store_false", help="the default: the app with its route")
     parser.add_argument("--projector", action="store_true",
                         help="the lecturer is a host page in Chromium (projector mode), moved on by Page Down; "
                              "answer -> on the projector is read from it")
     parser.add_argument("--deploy", action="store_true",
-                        help="start bash deploy/local.sh (HAProxy, three serve.py replicas, its own PostgreSQL; "
+                        help="start bash deploy/local.sh (HAProxy, three app.py replicas, its own PostgreSQL; "
                              "--url ignored) and send the phones through the proxy; server CPU is the replicas' sum")
     parser.add_argument("--server-cpus", default="",
                         help="keep the app server on these CPUs (e.g. 0) and this bench, its phones and its Chromium "
                              "on the others, so that the server's figures mean its own core(s) (default: all share)")
     args = parser.parse_args()
     if args.deploy and args.timer:
-        parser.error("--deploy runs serve.py (deploy/local.sh): no --timer")
+        parser.error("--deploy runs the app with its route (deploy/local.sh): no --timer")
     server_cpus = {int(c) for c in args.server_cpus.split(",") if c.strip()}
     if server_cpus:
         if args.deploy:
@@ -813,7 +815,7 @@ def main() -> None:
 
     temp = tempfile.TemporaryDirectory(prefix="attn-lecture-")
     deployment = None
-    if args.deploy:  # bash deploy/local.sh: HAProxy, three replicas of serve.py, its own PostgreSQL
+    if args.deploy:  # bash deploy/local.sh: HAProxy, three replicas of app.py, its own PostgreSQL
         from tests.deploy.local_deploy import start_local
 
         deployment = start_local()
@@ -830,7 +832,8 @@ def main() -> None:
         pids = lambda: [deployment.replica_pid(n) for n in (1, 2, 3)]  # noqa: E731
     else:
         port = args.port or harness.free_port()
-        process = serve(port, log_path, "app.py" if args.timer else "serve.py")
+        script, extra = load_poll.entry(REPO_ROOT, not args.timer)
+        process = serve(port, log_path, script, extra=extra)
         if server_cpus:
             load_poll.load.pin_to(process.pid, server_cpus)
         pids = lambda: [process.pid]  # noqa: E731

@@ -4,11 +4,12 @@
     python3 bench/load_poll.py --url postgresql+psycopg://...   # PostgreSQL (tables in its public schema)
     python3 bench/load_poll.py --url ... --fault restart        # restart the app server mid-round
     python3 bench/load_poll.py --url ... --fault kill-db        # kill the app's database connections mid-round
-    python3 bench/load_poll.py --route --lab 0                  # serve.py: idle phones ask the HTTP stamp route
+    python3 bench/load_poll.py --route --lab 0                  # idle phones ask the HTTP stamp route (app.py's)
     python3 bench/load_poll.py --route --server-cpus 1          # a poll round on one core (the bench on the others)
 
-Two modes. The default (timer mode) is `streamlit run app.py` (Community Cloud): each idle phone reruns its timed
-watch fragment every 2 s. --route is `streamlit run serve.py` (the deployment's): the phone page has no timed
+Two modes, both `streamlit run app.py`. The default (timer mode) runs it with ATTN_LAB_STAMP_ROUTE=0 (no route, as
+before the app served one): each idle phone reruns its timed watch fragment every 2 s. --route is the app as Community
+Cloud and the deployment start it (with the route; a --rev from before runs its serve.py): the phone page has no timed
 fragment; a phone's browser keeps one GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open, which the route holds
 until the room moves or 20 s pass (attn_ui/views/poll_route.py, a long poll), and presses the phone fragment's
 hidden Refresh button only when the answer differs from the stamp it was drawn with.
@@ -367,6 +368,20 @@ def arrival_seconds(tally: Tally) -> list[float]:
 SERVER_CPUS: set[int] = set()  # --server-cpus: the CPUs the server is kept on (empty: all)
 
 
+def entry(tree: Path, route: bool) -> tuple[str, dict[str, str]]:
+    """The script to run for a mode, and what it adds to the environment: app.py serves the route itself unless
+    ATTN_LAB_STAMP_ROUTE=0 (attn_ui/views/poll_route.served); a tree from before that served it from serve.py."""
+    if not route:
+        return "app.py", {"ATTN_LAB_STAMP_ROUTE": "0"}
+    return ("serve.py" if (tree / "serve.py").is_file() else "app.py"), {}
+
+
+def serves_route(tree: Path) -> bool:
+    """Can this tree serve the route (its serve.py, or app.py through poll_route.served)?"""
+    route = tree / "attn_ui" / "views" / "poll_route.py"
+    return (tree / "serve.py").is_file() or (route.is_file() and "def served(" in route.read_text())
+
+
 def start(port: int, env: dict, tree: Path = REPO_ROOT, script: str = "app.py") -> subprocess.Popen:
     args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
@@ -444,7 +459,7 @@ async def baseline(port: int, args, pid_of) -> float:
     return per_poll
 
 
-# --- route mode (serve.py) ---------------------------------------------------------------------------------------
+# --- route mode (the stamp route) ---------------------------------------------------------------------------------
 
 
 async def http_get(port: int, path: str, connection) -> tuple[str, bytes, object]:
@@ -621,8 +636,8 @@ def main() -> None:
     parser.add_argument("--tail", type=float, default=6.0, help="seconds phones go on polling after the votes")
     parser.add_argument("--rev", default="HEAD", help="the commit the server runs (a snapshot, plus the empty page)")
     parser.add_argument("--route", action="store_true",
-                        help="streamlit run serve.py: idle phones GET the stamp route every 2 s instead of rerunning "
-                             "the watch fragment; baseline GET /_stcore/health (default: app.py, timer mode)")
+                        help="the app with its route: idle phones GET the stamp route instead of rerunning the watch "
+                             "fragment; baseline GET /_stcore/health (default: timer mode, ATTN_LAB_STAMP_ROUTE=0)")
     parser.add_argument("--server-cpus", default="",
                         help="keep the server on these CPUs (e.g. 1) and this script and its browser on the others")
     args = parser.parse_args()
@@ -641,15 +656,16 @@ def main() -> None:
     env = {**os.environ, "ATTN_LAB_DATABASE_URL": url}
     tree_context = load.app_tree("head", args.rev)
     tree = tree_context.__enter__()
-    if args.route and not (tree / "serve.py").is_file():
+    if args.route and not serves_route(tree):
         tree_context.__exit__(None, None, None)
-        raise SystemExit(f"--route needs serve.py, which commit {args.rev} does not have")
+        raise SystemExit(f"--route needs the stamp route, which commit {args.rev} does not have")
     room = SimpleNamespace(**json.loads(in_tree(tree, url, ROOM_SCRIPT)))  # the tree's own attn_poll and schema
     port = harness.free_port()
     progress(began, "room opened; starting the server")
     if not args.route:
         (tree / "pages" / f"99_{EMPTY_PAGE}.py").write_text(EMPTY_PAGE_SOURCE)
-    server = {"process": start(port, env, tree, "serve.py" if args.route else "app.py")}
+    script, extra = entry(tree, args.route)
+    server = {"process": start(port, {**env, **extra}, tree, script)}
     pid_of = lambda: server["process"].pid  # noqa: E731
     if args.route:
         tally_class, route_phone = route_mode()
@@ -700,7 +716,7 @@ def main() -> None:
     delays = arrival_seconds(tally)
     lost = tally.votes_ok - counted
     backend = url.split(":", 1)[0]
-    mode = "route (serve.py)" if args.route else "timer (app.py)"
+    mode = "route (app.py)" if args.route else "timer (app.py, ATTN_LAB_STAMP_ROUTE=0)"
     print(f"backend {backend} · {mode} · fault {args.fault} · {args.students} phones over {args.spread:.0f} s · "
           f"{args.lab} Lab clients · {time.perf_counter() - started:.0f} s · load average {os.getloadavg()[0]:.1f}")
     pinned = f" · server on CPUs {sorted(SERVER_CPUS)}" if SERVER_CPUS else ""

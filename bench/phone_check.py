@@ -1,9 +1,9 @@
-"""What an idle phone's check costs the server when the browser asks the route (serve.py) instead of a script run.
+"""What an idle phone's check costs the server when the browser asks the route instead of a script run.
 
     python3 bench/phone_check.py                 # 150 phones, 30 s a phase, SQLite (a temp file)
     python3 bench/phone_check.py --url postgresql+psycopg://...
 
-One server (`streamlit run serve.py`, loopback only). Phones are asyncio HTTP/1.1 clients on kept-alive
+One server (`streamlit run app.py`, loopback only). Phones are asyncio HTTP/1.1 clients on kept-alive
 connections, as a browser's fetch is; each asks every --every seconds, their starts spread over the interval.
 Phases, in the same server run:
   1. baseline: every phone asks `/_stcore/health`, the cheapest route the server has (no database);
@@ -79,7 +79,7 @@ def main() -> None:
     os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
     poll = Poll(open_store(url))
     room = poll.create_room([("causal-why", 4)])
-    with harness.start_server("serve.py", cwd=REPO_ROOT) as server:
+    with harness.start_server("app.py", cwd=REPO_ROOT) as server:
         asyncio.run(phase(server.port, "/_stcore/health", 5, 0.2, 3, server.pid))  # warm up both paths
         asyncio.run(phase(server.port, f"/_attn/room/{room.code}/stamp", 5, 0.2, 3, server.pid))
         base = asyncio.run(phase(server.port, "/_stcore/health", args.phones, args.every, args.seconds, server.pid))

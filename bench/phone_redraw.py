@@ -9,9 +9,10 @@ A scene change makes every phone in the room redraw at once: each phone's browse
 server runs the phone fragment once per phone. bench/load_lecture.py measures that inside a whole lecture; this
 bench isolates it, so that a change to the phone's drawing can be weighed in a few minutes.
 
-One server at a time (`streamlit run serve.py` of the tree, on 127.0.0.1), its own live lecture room (opened as Go
-live opens one: Poll.create_room over live.lecture_questions(), then scene 1). --phones light clients over
-Streamlit's own protocol (bench/load_lecture.py's LecturePhone) open the phone page and draw scene 1. Then:
+One server at a time (`streamlit run app.py` of the tree, or its serve.py from before app.py served the route, on
+127.0.0.1), its own live lecture room (opened as Go live opens one: Poll.create_room over live.lecture_questions(),
+then scene 1). --phones light clients over Streamlit's own protocol (bench/load_lecture.py's LecturePhone) open
+the phone page and draw scene 1. Then:
   1. idle redraws: the first 30 phones press Refresh 5 times each, one press at a time (nothing moved): server CPU
      per run, without contention;
   2. --bursts scene changes: Poll.show_scene to the next scene, then every phone presses Refresh at once, as their
@@ -74,7 +75,7 @@ async def measure(port: int, pid: int, poll: Poll | None, code: str, secret: str
             sockets.append(socket)
             await asyncio.wait_for(phone.rerun(socket, None), RUN_TIMEOUT_S)
             if not phone.refresh_id:
-                raise RuntimeError(f"phone {phone.number} drew no Refresh button (is this serve.py?)")
+                raise RuntimeError(f"phone {phone.number} drew no Refresh button (does this server serve the route?)")
         cpu, runs = harness.process_cpu_seconds(pid), 0
         for phone, socket in list(zip(phones, sockets, strict=True))[:IDLE_PHONES]:
             for _ in range(IDLE_PRESSES):
@@ -122,7 +123,7 @@ def tree_run(rev: str | None, args) -> dict:
         poll.show_scene(room.code, room.host_secret, 0, False)
         port = harness.free_port()
         log = Path(temp) / "server.log"
-        process = load_lecture.serve(port, log, "serve.py", folder)
+        process = load_lecture.serve(port, log, load_lecture.load_poll.entry(folder, True)[0], folder)
         try:
             result = asyncio.run(measure(port, process.pid, poll, room.code, room.host_secret, args.phones,
                                          args.bursts))

@@ -117,7 +117,7 @@ export ATTN_LAB_DATABASE_URL="postgresql+psycopg://attn_lab:$db_password@127.0.0
 # ---- the replicas
 start_app() {  # $1: replica index 0..2
   local n=$(($1 + 1))
-  (cd "$repo" && exec "$python" -m streamlit run serve.py --server.headless true --server.address 127.0.0.1 \
+  (cd "$repo" && exec "$python" -m streamlit run app.py --server.headless true --server.address 127.0.0.1 \
      --server.port "${app_ports[$1]}" --browser.gatherUsageStats false) </dev/null >>"$run/app$n.log" 2>&1 &
   app_pids[$1]=$!
   echo "${app_pids[$1]}" >"$run/app$n.pid"

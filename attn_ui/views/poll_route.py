@@ -2,11 +2,12 @@
 
 An idle phone of the class poll (and of a live lecture) must find out within 2 s that the room moved on. As a
 Streamlit fragment on a timer that costs a script run every 2 s per phone (about 8 to 10 ms of server CPU, most of
-it Streamlit's own). `serve.py` starts the app as an `st.App` with this route, `GET /_attn/room/<CODE>/stamp`,
-which answers with the room's stamp (Poll.room_stamp: one indexed read) as JSON. The phone's page then polls
-the route from the browser (poll_view.PHONE_JS) and reruns its fragment only when the stamp differs from the one
-it was drawn with. Started as `streamlit run app.py` (Community Cloud) there is no route, and phones keep the
-timed fragment.
+it Streamlit's own). `streamlit run app.py` (Community Cloud, the image, deploy/) serves the app as an `st.App`
+with this route, `GET /_attn/room/<CODE>/stamp`, which answers with the room's stamp (Poll.room_stamp: one indexed
+read) as JSON. The phone's page then polls the route from the browser (poll_view.PHONE_JS) and reruns its fragment
+only when the stamp differs from the one it was drawn with. Without the route (ATTN_LAB_STAMP_ROUTE=0, or a page
+run by AppTest) phones keep the timed fragment; a browser whose check is answered by something other than the
+route presses Refresh on a timer instead.
 
 The check is held (a long poll): a GET that says `?since=<the stamp the page was drawn with>` is answered at once
 when the room's stamp differs, and otherwise held until it does, for at most HOLD_S. A scene change then reaches a
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import time
 from collections.abc import Callable
 from types import MappingProxyType
@@ -37,7 +39,7 @@ from attn_poll import PollError
 from attn_poll.store import DatabaseError
 from attn_ui.views import poll_service
 
-ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process started by serve.py: the pages may rely on the route
+ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process that serves the route (served()); "0" asks for none
 PATH = "/_attn/room/{code}/stamp"
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
 HOLD_S = 20.0  # the longest a request is held; under the proxy's `timeout server 60s` (deploy/haproxy.cfg)
@@ -70,13 +72,23 @@ def stamp(request: Request) -> JSONResponse:
         return refusal(error)
 
 
+def server_exiting() -> bool:
+    """Has the server been told to stop? Under `streamlit run`, uvicorn's handler of SIGTERM and SIGINT is its
+    Server's handle_exit, which sets that Server's should_exit; uvicorn then waits for every open request before
+    it exits (Streamlit sets no graceful timeout), so a held request must end at once or a restart waits HOLD_S."""
+    server = getattr(signal.getsignal(signal.SIGTERM), "__self__", None)
+    return bool(getattr(server, "should_exit", False))
+
+
 class Watch:
     """The reads of the requests held in this process: a request shares a room's read that started after the moment
     it names, so the requests held on one room cost one database read every CHECK_S between them."""
 
-    def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic,
+                 exiting: Callable[[], bool] = server_exiting) -> None:
         self.read = read
         self.clock = clock
+        self.exiting = exiting
         self.reads: dict[str, tuple[float, asyncio.Future]] = {}
         self.held = 0
 
@@ -92,7 +104,8 @@ class Watch:
 
     async def until_moved(self, request: Request, code: str, since: str, hold_s: float = HOLD_S,
                           check_s: float = CHECK_S) -> str:
-        """The room's stamp as soon as it differs from `since`, or after `hold_s` (then it may equal `since`)."""
+        """The room's stamp as soon as it differs from `since`, or after `hold_s` or when the server is told to stop
+        (then it may equal `since`)."""
         arrived = self.clock()
         value = await self.stamp(code, arrived - check_s)  # a read shared with the room's other phones
         if value != since:  # confirmed by a read that started after the request came, or a newer page would
@@ -103,7 +116,7 @@ class Watch:
         try:
             while value == since and self.clock() - arrived < hold_s:
                 await asyncio.sleep(check_s)
-                if await request.is_disconnected():
+                if self.exiting() or await request.is_disconnected():
                     break
                 value = await self.stamp(code, self.clock() - check_s)
         finally:
@@ -133,8 +146,18 @@ def routes() -> list[Route]:
     return [Route(PATH, held_stamp(Watch()), methods=["GET"])]
 
 
+def served() -> list[Route]:
+    """What app.py's st.App adds to Streamlit's own routes: the route, and the mark that this process serves it
+    (available()). ATTN_LAB_STAMP_ROUTE=0 leaves it out, and the phones keep their timed fragment (a bench's
+    baseline, or a host whose proxy passes only Streamlit's own paths)."""
+    if os.environ.get(ROUTE_ENV) == "0":
+        return []
+    os.environ[ROUTE_ENV] = "1"
+    return routes()
+
+
 def available() -> bool:
-    """Was this process started with the route (serve.py)?"""
+    """Does this process serve the route (app.py's st.App, through served())?"""
     return os.environ.get(ROUTE_ENV) == "1"
 
 

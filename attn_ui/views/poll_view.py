@@ -424,13 +424,16 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
         st.session_state[key] = st.session_state.get(SHOWN_VOTE_PREFIX + key)
 
 
-# Served by serve.py, a phone's browser asks the server's plain HTTP route (poll_route) whether the room moved, with
-# the stamp its fragment was drawn with: the route holds the request until the stamp differs (at most HOLD_S), so a
-# change arrives within poll_route.CHECK_S. The browser clicks the fragment's hidden Refresh button only when the
-# answer differs from what is drawn (or the route fails: the fragment then shows why and is asked again). An answer
-# that came at once and changed nothing (a room gone for good, a process full of held requests, a hidden page)
-# waits PHONE_JS_EVERY_MS before the next question. Before the fragment's stamp is drawn (a page that has just
-# opened) it looks for it every 250 ms: a 2-second pause there made a phone's first move take up to 2 s more.
+# In a process that serves the route (app.py's st.App), a phone's browser asks that plain HTTP route (poll_route)
+# whether the room moved, with the stamp its fragment was drawn with: the route holds the request until the stamp
+# differs (at most HOLD_S), so a change arrives within poll_route.CHECK_S. The browser clicks the fragment's hidden
+# Refresh button only when the answer differs from what is drawn (or the route fails: the fragment then shows why and is
+# asked again). An answer that came at once and changed nothing (a room gone for good, a process full of held requests,
+# a hidden page) waits PHONE_JS_EVERY_MS before the next question. Before the fragment's stamp is drawn (a page that has
+# just opened) it looks for it every 250 ms: a 2-second pause there made a phone's first move take up to 2 s more. An
+# answer that is not the route's JSON (something in front of the app that passes only Streamlit's own paths answered
+# instead) makes the browser press Refresh every PHONE_JS_EVERY_MS: the phone follows as the timed fragment would, at
+# its cost.
 PHONE_JS = """
 <script id="attn-phone">
 if (!window.__attnPhone) {
@@ -449,11 +452,18 @@ if (!window.__attnPhone) {
       const [drawn, url] = mark;
       if (askedFor === drawn && Date.now() - askedAt < 6000) { await pause(250); continue; }  // a refresh is on its way
       const began = Date.now();
-      let now;
+      let now, ours = true;
       try {
         const answer = await fetch(url + "?since=" + encodeURIComponent(drawn), {cache: "no-store"});
-        now = answer.ok ? (await answer.json()).stamp : "error " + answer.status;
+        ours = (answer.headers.get("content-type") || "").startsWith("application/json");
+        now = !ours ? "no route" : answer.ok ? (await answer.json()).stamp : "error " + answer.status;
       } catch (error) { now = "offline"; }
+      if (!ours) {  // not the route's answer (a proxy in front passes only Streamlit's paths): redraw on a timer
+        await pause(2000);
+        const refresh = document.querySelector(".st-key-poll-refresh button");
+        if (refresh) refresh.click();
+        continue;
+      }
       const shown = drawnNow();
       const current = shown ? shown[0] : drawn;  // the fragment may have been drawn again while the request was held
       if (now !== current) {
@@ -490,7 +500,7 @@ def phone(code: str, voter: str) -> None:
     """A student's phone: the question and the options, the vote, and the reveal when it comes.
 
     A fragment without a timer: a tap reruns it alone. watch() reruns the page when the room changed; or, served by
-    serve.py, the browser's check (PHONE_JS) presses the fragment's hidden Refresh button."""
+    the route (poll_route), the browser's check (PHONE_JS) presses the fragment's hidden Refresh button."""
     st.session_state[DRAWN_KEY] = time.monotonic()
     if st.session_state.get(JOINED_KEY) != code:
         _, error = poll_service.attempt(lambda: poll_service.poll().join(code, voter))
@@ -578,7 +588,7 @@ def student_face(code: str, problem: str = "") -> None:
     voter = poll_service.voter_id()
     with st.container(key="poll-phone"):
         st.fragment(phone)(code, voter)
-    if poll_route.available():  # served by serve.py, the browser asks the route (PHONE_JS) instead of a timer
+    if poll_route.available():  # with the route, the browser asks it (PHONE_JS) instead of a timer
         st.html(PHONE_JS, unsafe_allow_javascript=True)  # its loop outlives the element; it starts once a window
     else:
         st.fragment(watch, run_every=PHONE_EVERY_S)(code, voter)

@@ -1,8 +1,8 @@
 """The live lecture in headless Chromium: a lecturer projecting Lecture scenes at 1280x720 goes live, two phones at
 390x844 scan once and then follow three scenes with no tap, answer a number and a choice, see the reveal, and
 one explores a scene in the Lab and comes back with one tap. On a server of its own with a temp SQLite file, started
-as a course deployment starts it (serve.py): the phones check the room over its plain HTTP route, with no timed
-fragment (tests/browser/test_poll_browser.py runs the phones of `streamlit run app.py`, with the timer).
+as Community Cloud and a course deployment start it (`streamlit run app.py`): the phones check the room over its
+plain HTTP route, with no timed fragment.
 
 Checked on the way: the question reaches the phones within 2 s of the scene change (plus the page's settling), the
 projector's count follows an answer, no spread before the lecturer shows it, the true value marked after the
@@ -29,7 +29,7 @@ FOLLOW_S = 2.0 + 2.0  # a phone checks every 2 s; then the page is drawn and set
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
-    with harness.server_with_database(tmp_path_factory.mktemp("live"), "serve.py") as (running, url):
+    with harness.server_with_database(tmp_path_factory.mktemp("live"), "app.py") as (running, url):
         yield running, Poll(open_store(url))
 
 

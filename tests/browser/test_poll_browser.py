@@ -211,3 +211,29 @@ def test_every_phase_of_the_board_fits_1280x720_and_the_code_is_big(browser, pol
         phone, _ = open_page(phone_context, server, f"room={room.code}")
         phone.screenshot(path=f"{SHOTS}/poll-phone-revealed-390x844.png", full_page=True)
     phone_context.close()
+
+
+def test_a_phone_behind_a_proxy_that_drops_the_route_still_follows_the_room(browser, poll_server):
+    """Something in front of the app (a host's proxy that passes only Streamlit's own paths) answers the phones'
+    check with its own page: the browser then presses Refresh on a 2-second timer, and the phone still follows."""
+    server, poll = poll_server
+    room = poll.create_room([("causal-why", 3)])
+    context = harness.new_context(browser, 390, 844)
+    asked: list[str] = []
+
+    def not_the_route(route) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=404, content_type="text/html", body="<html><body>Not found</body></html>")
+
+    context.route("**/_attn/room/**", not_the_route)
+    phone, errors = open_page(context, server, f"room={room.code}")
+    assert phone.get_by_text("You are in.").count() == 1
+    poll.next_question(room.code, room.host_secret)
+    moved = time.monotonic()
+    wait_until(phone, lambda p: p.locator('[data-testid="stRadioOption"]').count() == 3, 6, "the question")
+    waited = time.monotonic() - moved
+    assert asked, "the phone asked the route (this process serves it)"
+    assert waited <= 2.0 + 1.5, f"the question took {waited:.1f} s on the timer"
+    harness.assert_no_exception(phone)
+    assert not errors
+    context.close()

@@ -183,3 +183,46 @@ def test_the_endpoint_holds_then_answers_the_move_and_refuses_a_bad_code(routed)
     assert not still
     assert moved.status_code == 200 and json.loads(moved.body) == {"stamp": "1:voting:0"}
     assert bad.status_code == 404 and json.loads(bad.body)["error"]
+
+
+def test_a_server_told_to_stop_is_not_held_up_by_a_held_request():
+    room = Room()
+    stopping = {"now": False}
+
+    async def ask() -> tuple[bool, str]:
+        watch = poll_route.Watch(room.read, exiting=lambda: stopping["now"])
+        waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                          hold_s=30, check_s=0.01))
+        await asyncio.sleep(0.1)
+        held = not waiting.done()
+        stopping["now"] = True
+        return held, await asyncio.wait_for(waiting, 1)
+
+    assert asyncio.run(ask()) == (True, "1:voting:0"), "held until the stop, then answered with the same stamp"
+
+
+def test_server_exiting_reads_the_signal_handler_of_a_serving_uvicorn(monkeypatch):
+    class Server:  # what uvicorn installs while it serves: its Server's bound handle_exit
+        should_exit = False
+
+        def handle_exit(self, sig, frame) -> None:
+            self.should_exit = True
+
+    server = Server()
+    monkeypatch.setattr(poll_route.signal, "getsignal", lambda sig: server.handle_exit)
+    assert not poll_route.server_exiting()
+    server.handle_exit(15, None)
+    assert poll_route.server_exiting()
+    monkeypatch.setattr(poll_route.signal, "getsignal", lambda sig: poll_route.signal.SIG_DFL)
+    assert not poll_route.server_exiting(), "no uvicorn (AppTest, a plain script): never exiting"
+
+
+@pytest.mark.parametrize(("before", "routes", "after"), [(None, 1, "1"), ("1", 1, "1"), ("0", 0, "0")])
+def test_app_py_serves_the_route_unless_asked_not_to(monkeypatch, before, routes, after):
+    if before is None:
+        monkeypatch.delenv(poll_route.ROUTE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(poll_route.ROUTE_ENV, before)
+    served = poll_route.served()
+    assert [route.path for route in served] == [poll_route.PATH] * routes
+    assert poll_route.available() is (after == "1")
