@@ -123,7 +123,7 @@ def tree_run(rev: str | None, args) -> dict:
         poll.show_scene(room.code, room.host_secret, 0, False)
         port = harness.free_port()
         log = Path(temp) / "server.log"
-        process = load_lecture.serve(port, log, load_lecture.load_poll.entry(folder, True)[0], folder)
+        process = load_lecture.serve(port, log, load_poll.entry(folder, True)[0], folder)
         try:
             result = asyncio.run(measure(port, process.pid, poll, room.code, room.host_secret, args.phones,
                                          args.bursts))
@@ -178,6 +178,7 @@ def main() -> None:
     for name, _ in runs[:-1]:
         print(f"this tree / {name}: idle {mean('this tree', 'idle_ms') / mean(name, 'idle_ms'):.2f}x, "
               f"burst {mean('this tree', 'burst_ms') / mean(name, 'burst_ms'):.2f}x")
+
 
 if __name__ == "__main__":
     main()

@@ -141,19 +141,15 @@ def held_stamp(watch: Watch) -> Callable:
     return endpoint
 
 
-def routes() -> list[Route]:
-    """The route, with the Watch its held requests share (one per process, made here, never at import)."""
-    return [Route(PATH, held_stamp(Watch()), methods=["GET"])]
-
-
 def served() -> list[Route]:
-    """What app.py's st.App adds to Streamlit's own routes: the route, and the mark that this process serves it
-    (available()). ATTN_LAB_STAMP_ROUTE=0 leaves it out, and the phones keep their timed fragment (a bench's
-    baseline, or a host whose proxy passes only Streamlit's own paths)."""
+    """What app.py's st.App adds to Streamlit's own routes: the route, with the Watch its held requests share (one
+    per process, made here, never at import), and the mark that this process serves it (available()).
+    ATTN_LAB_STAMP_ROUTE=0 leaves it out, and the phones keep their timed fragment (a bench's baseline, or a host
+    whose proxy passes only Streamlit's own paths)."""
     if os.environ.get(ROUTE_ENV) == "0":
         return []
     os.environ[ROUTE_ENV] = "1"
-    return routes()
+    return [Route(PATH, held_stamp(Watch()), methods=["GET"])]
 
 
 def available() -> bool:

@@ -440,6 +440,11 @@ if (!window.__attnPhone) {
   window.__attnPhone = true;
   let askedFor = null, askedAt = 0;
   const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+  const press = () => {  // the fragment's hidden Refresh button: true when there was one to press
+    const refresh = document.querySelector(".st-key-poll-refresh button");
+    if (refresh) refresh.click();
+    return !!refresh;
+  };
   const drawnNow = () => {
     const mark = document.querySelectorAll(".st-key-poll-stamp code");
     return mark.length < 2 ? null : [mark[0].textContent, mark[1].textContent];
@@ -460,15 +465,13 @@ if (!window.__attnPhone) {
       } catch (error) { now = "offline"; }
       if (!ours) {  // not the route's answer (a proxy in front passes only Streamlit's paths): redraw on a timer
         await pause(2000);
-        const refresh = document.querySelector(".st-key-poll-refresh button");
-        if (refresh) refresh.click();
+        press();
         continue;
       }
       const shown = drawnNow();
       const current = shown ? shown[0] : drawn;  // the fragment may have been drawn again while the request was held
       if (now !== current) {
-        const refresh = document.querySelector(".st-key-poll-refresh button");
-        if (refresh) { askedFor = current; askedAt = Date.now(); refresh.click(); }
+        if (press()) { askedFor = current; askedAt = Date.now(); }
       }
       await pause(now === current && Date.now() - began < 1000 ? 2000 : 50);
     }
