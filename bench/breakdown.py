@@ -3,6 +3,8 @@
     python3 bench/breakdown.py                    # the Lab (app.py) and bench/floor_app.py, 300 clicks each
     python3 bench/breakdown.py --clicks 500 --rate 1000
     python3 bench/breakdown.py --rev HEAD~2       # the Lab as it was at another commit, same floor
+    python3 bench/breakdown.py --floor-extra 31   # also the floor with 31 more elements (captions) a click
+    python3 bench/breakdown.py --floor-lab        # also bench/floor_lab_app.py: the Lab's 33 elements, no work
 
 Profiler: py-spy (PyPI, `pip install py-spy`; not in requirements-dev.txt since no test needs it). It samples
 the server from outside the process (`py-spy record --nonblocking --gil --format raw`): it never stops or slows
@@ -59,6 +61,7 @@ import load  # noqa: E402  (its light client speaks Streamlit's protocol)
 import websockets  # noqa: E402
 
 FLOOR_APP = REPO_ROOT / "bench" / "floor_app.py"
+FLOOR_LAB_APP = REPO_ROOT / "bench" / "floor_lab_app.py"
 PHASE_ORDER = ("widgets and state", "compute", "the figure", "serialisation", "other elements", "address write",
                "script, other", "framework")
 
@@ -73,7 +76,7 @@ PHASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((phase, re.compile(patte
                           r"streamlit/runtime/state/|(^|\.)(projector_on|projector_switch|_write_mode) "),
     ("other elements", r"streamlit/elements/|streamlit/delta_generator|streamlit/commands/|attn_ui/"),
 ))
-SCRIPT_FRAME = re.compile(r"\((app\.py|floor_app\.py|[^)]*/app\.py|[^)]*/floor_app\.py|[^)]*/pages/[^)]*)[:)]")
+SCRIPT_FRAME = re.compile(r"\(((?:[^)]*/)?(?:app|floor_app|floor_lab_app)\.py|[^)]*/pages/[^)]*)[:)]")
 # A thread waiting (py-spy's own idle test misses a thread blocked in epoll or on a Condition), or the
 # framework's periodic work between clicks: left out of the shares, since the idle CPU is taken off the total.
 IDLE = re.compile(r"^(EpollSelector\.select|Condition\.wait|Event\.wait|sleep) \(|PollingPathWatcher")
@@ -206,6 +209,11 @@ def print_table(results: dict[str, tuple[Series, Series]]) -> None:
     floor = results[names[0]][0].cpu_ms_per_click
     for n in names[1:]:
         print(f"\n{n}: {results[n][0].cpu_ms_per_click / floor:.2f}x the floor's CPU per click (no profiler)")
+    matched = next((n for n in names if n.startswith("floor, the Lab")), None)
+    if matched:
+        lab = names[-1]
+        print(f"{lab}: {results[lab][0].cpu_ms_per_click / results[matched][0].cpu_ms_per_click:.2f}x the "
+              f"CPU per click of {matched[7:]} drawn from constants (no profiler)")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -217,6 +225,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=int, default=500, help="py-spy samples per second")
     parser.add_argument("--rev", help="profile the Lab as it was at this commit (default: the working tree)")
     parser.add_argument("--keep", help="folder to keep py-spy's raw files in")
+    parser.add_argument("--floor-extra", type=int, default=0,
+                        help="also profile the floor drawing this many more captions a click (the price of elements)")
+    parser.add_argument("--floor-lab", action="store_true",
+                        help="also profile bench/floor_lab_app.py: the Lab's elements from constants, no work")
     return parser.parse_args(argv)
 
 
@@ -227,12 +239,20 @@ def main(argv: list[str] | None = None) -> None:
         out_dir = Path(args.keep) if args.keep else Path(stack.enter_context(tempfile.TemporaryDirectory()))
         out_dir.mkdir(parents=True, exist_ok=True)
         root = stack.enter_context(load.tree_at(args.rev))
-        apps = [("floor (GC off)", FLOOR_APP, FLOOR_APP.parent, ["--runner.postScriptGC", "false"]),
-                (f"Lab ({args.rev or 'working tree'})", root / "app.py", root, [])]
-        for name, script, cwd, flags in apps:
+        gc_off = ["--runner.postScriptGC", "false"]
+        apps = [("floor (GC off)", FLOOR_APP, FLOOR_APP.parent, gc_off, 0),
+                (f"Lab ({args.rev or 'working tree'})", root / "app.py", root, [], 0)]
+        if args.floor_lab:
+            apps.insert(1, ("floor, the Lab's elements", FLOOR_LAB_APP, FLOOR_APP.parent, gc_off, 0))
+        if args.floor_extra:
+            apps.insert(1, (f"floor + {args.floor_extra} captions", FLOOR_APP, FLOOR_APP.parent, gc_off,
+                            args.floor_extra))
+        for name, script, cwd, flags, extra in apps:
             print(f"  {name} ...", flush=True)
+            os.environ["ATTN_FLOOR_EXTRA"] = str(extra)  # the server inherits it; only the floor app reads it
             with harness.start_server(script, cwd=cwd, extra_args=flags) as server:
-                results[name] = asyncio.run(measure_app(server, args, out_dir, name.split(" ")[0]))
+                results[name] = asyncio.run(measure_app(server, args, out_dir, name.replace(" ", "_")))
+        os.environ.pop("ATTN_FLOOR_EXTRA", None)
     print_table(results)
     print(f"\n{args.clicks} clicks a series, {args.pause * 1000:.0f} ms pause, py-spy at {args.rate} Hz, "
           f"CPU on {os.cpu_count()} shared cores")

@@ -2,12 +2,16 @@
 
     python3 bench/latency.py                      # app.py against bench/floor_app.py
     python3 bench/latency.py --target bench/floor_app.py --clicks 25
+    python3 bench/latency.py --floor-lab          # also bench/floor_lab_app.py: the Lab's elements, no work
 
 One run measures three rows, each on its own fresh server and browser context:
   floor (defaults)         bench/floor_app.py with Streamlit's defaults (post-run GC on)
   floor (postScriptGC off) the same with --runner.postScriptGC false
   target                   --target, with the repo's .streamlit/config.toml; --runner.postScriptGC false
                            is added only when that file does not set runner.postScriptGC itself
+  floor, the Lab's elements  with --floor-lab: bench/floor_lab_app.py (GC off), the elements a Lab click
+                           sends, drawn from constants, so the target can also be read against a floor
+                           that shows what it shows
 For each click on the toggle labelled --toggle-label, the time from the click event to the first
 heatmap's z data changing is taken inside the page (performance.now(); MutationObserver stamps the
 change, page.wait_for_function waits for it). Server CPU is utime+stime from /proc/<pid>/stat over the
@@ -183,6 +187,10 @@ def print_table(rows: list[Row], clicks: int) -> None:
             f"{ratio(row.cpu_ms_per_click, floor.cpu_ms_per_click):>12} {row.idle_cpu_ms_per_s:>14.1f}"
         )
     print("\nratios: against the floor row with the same postScriptGC setting")
+    if len(rows) == 4:  # --floor-lab: the target against the floor that shows the same elements
+        more, target = rows[2], rows[3]
+        print(f"{target.name} against {more.name}: median {ratio(target.median_ms, more.median_ms)}x, "
+              f"CPU {ratio(target.cpu_ms_per_click, more.cpu_ms_per_click)}x")
     tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
     print(f"CPU ms/click: server utime+stime over the series / clicks ({tick_ms:.0f} ms ticks); it includes")
     print("the idle cost of the waits between clicks, about idle CPU ms/s x seconds per click:")
@@ -197,6 +205,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=2, help="unmeasured clicks first")
     parser.add_argument("--idle-seconds", type=float, default=3.0, help="idle CPU sample per row")
     parser.add_argument("--toggle-label", default="Causal mask", help="label of the st.toggle to click")
+    parser.add_argument("--floor-lab", action="store_true",
+                        help="also measure bench/floor_lab_app.py, the Lab's elements drawn from constants")
     args = parser.parse_args(argv)
     if args.clicks < 1 or args.warmup < 0 or args.idle_seconds <= 0:
         parser.error("--clicks must be >= 1, --warmup >= 0 and --idle-seconds > 0")
@@ -228,6 +238,9 @@ def main(argv: list[str] | None = None) -> None:
                         ["--runner.postScriptGC", "false"], True, args),
                 run_row(browser, args.target, target, REPO_ROOT, target_flags, target_gc_off, args),
             ]  # fmt: skip
+            if args.floor_lab:
+                rows.insert(2, run_row(browser, "floor, the Lab's elements", FLOOR_APP.with_name("floor_lab_app.py"),
+                                       floor_cwd, ["--runner.postScriptGC", "false"], True, args))
         finally:
             browser.close()
     print_table(rows, args.clicks)

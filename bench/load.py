@@ -8,6 +8,7 @@
     python3 bench/load.py --proxy http://127.0.0.1:8500/ --sessions 300 --replica-pid 123 --replica-pid 124
     python3 bench/load.py --server-cpus 1 --browsers 0 --sessions 200,300,400   # capacity of one core
     python3 bench/load.py --action pages --server-cpus 1 --browsers 0 --sessions 40,80   # page changes on one core
+    python3 bench/load.py --page Many_heads --server-cpus 1 --browsers 0 --sessions 150   # a lesson page's toggle
 
 How the sessions are made (what is real, what is simulated):
 - Light clients speak Streamlit's own protocol, as its frontend does: a WebSocket to `/_stcore/stream`
@@ -20,6 +21,10 @@ How the sessions are made (what is real, what is simulated):
   session state, the fragment, `cached_compute`, the Plotly figure, the deltas, the socket.
   Latency = BackMsg sent -> the `plotly_chart` delta received. The chart is decoded and must show the new
   state (the future cells blank exactly when the toggle is on); a stale or wrong map is an error.
+- `--page NAME` (a lesson page's address, e.g. Many_heads or Peeking_and_the_causal_mask): the light clients open
+  that page instead (no query string: a class meets a lesson in its default state) and flip its "Causal mask"
+  toggle, a full run of the page. Latency = BackMsg sent -> the run finished (the whole page, not only its first
+  map, which must show the new state as on the Lab). Browser pages are refused in this mode (--browsers 0).
 - A few real Chromium pages (default 2 for N > 1) are sessions too: they click the toggle in the page and
   time click -> heatmap data changed, inside the page (bench/latency.py's in-page timing). Each page runs in
   its own thread with its own Playwright.
@@ -257,6 +262,7 @@ class Run:
 
     chart_ms: float | None = None
     causal: bool | None = None
+    done_ms: float | None = None  # BackMsg sent -> script_finished
     problems: list[str] = field(default_factory=list)
 
 
@@ -267,7 +273,8 @@ class LightClient:
         self.page_url = server.url if isinstance(server, ProxyTarget) else None
         self.level, self.think, self.args = level, think, args
         self.rng = random.Random(number)
-        self.query = f"seed={number}"
+        self.page_name = getattr(args, "page", "")  # other benches pass their own args: the Lab
+        self.query = "" if self.page_name else f"seed={number}"
         self.page_hash = ""
         self.fragment_id = ""
         self.toggle_id = ""
@@ -291,22 +298,23 @@ class LightClient:
                 first = await self.rerun(socket, None, self.args.open_timeout)
                 reported = True
                 await opened.put(not first.problems)
-                if first.problems or first.causal is not False or not self.toggle_id:
+                # the Lab opens with the mask off; a lesson page in its own default state, which its map must show
+                shown = first.causal is not None if self.page_name else first.causal is False
+                if first.problems or not shown or not self.toggle_id:
                     self.level.errors.append(f"client {self.number}: first run {first.problems or 'unexpected'}")
                     return
                 await go.wait()
                 if getattr(self.args, "action", "lab") == "pages":  # other benches pass their own args
                     await self.change_pages_until_over(socket)
                 else:
-                    await self.click_until_over(socket)
+                    await self.click_until_over(socket, first.causal)
         except (OSError, websockets.WebSocketException, TimeoutError) as error:
             self.level.errors.append(f"client {self.number}: connection {type(error).__name__}: {error}")
         finally:
             if not reported:
                 await opened.put(False)
 
-    async def click_until_over(self, socket) -> None:
-        causal = False
+    async def click_until_over(self, socket, causal: bool = False) -> None:
         while True:
             await asyncio.sleep(self.rng.uniform(*self.think))
             if self.level.over():
@@ -318,7 +326,7 @@ class LightClient:
                 self.level.errors.extend(f"client {self.number}: {p}" for p in run.problems)
                 return
             if self.level.in_window(sent):
-                self.level.light_ms.append(run.chart_ms)
+                self.level.light_ms.append(run.done_ms if self.page_name else run.chart_ms)
 
     async def change_pages_until_over(self, socket) -> None:
         missing = [name for name in TOUR if name not in self.pages]
@@ -378,6 +386,8 @@ class LightClient:
         state = back.rerun_script
         state.query_string = self.query
         state.page_script_hash = self.page_hash
+        if causal is None and self.page_name:  # the first run: the page's address, as a browser opening it sends
+            state.page_name = self.page_name
         if causal is not None:
             state.fragment_id = self.fragment_id
             state.widget_states.widgets.append(WidgetState(id=self.toggle_id, bool_value=causal))
@@ -403,6 +413,7 @@ class LightClient:
             elif kind == "delta":
                 self.read_delta(message, run, sent)
             elif kind == "script_finished":
+                run.done_ms = (time.perf_counter() - sent) * 1000
                 status = message.script_finished
                 if status not in SUCCESS:
                     run.problems.append(f"run ended with status {status}")
@@ -686,14 +697,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--server-cpus", default="", help="pin the server to these CPUs, e.g. 1 (direct mode)")
     parser.add_argument("--action", choices=("lab", "pages"), default="lab",
                         help="what a session does every few seconds: click the Lab's toggle, or change page")
+    parser.add_argument("--page", default="", help="with --action lab: flip this lesson page's Causal mask instead")
     args = parser.parse_args(argv)
     args.levels = [int(n) for n in args.sessions.split(",")]
     args.server_cpus = {int(c) for c in args.server_cpus.split(",") if c}
     most = 1000 if args.proxy else 400
     if any(not 1 <= n <= most for n in args.levels) or args.window <= 0 or args.browsers < 0:
         parser.error(f"sessions must be 1..{most} each ({most} through a proxy), --window > 0, --browsers >= 0")
-    if args.action == "pages" and args.browsers:
-        parser.error("--action pages drives light clients only: add --browsers 0")
+    if (args.action == "pages" or args.page) and args.browsers:
+        parser.error("--action pages and --page drive light clients only: add --browsers 0")
+    if args.page and args.action != "lab":
+        parser.error("--page goes with --action lab")
     if args.server_cpus and (args.proxy or not args.server_cpus < os.sched_getaffinity(0)):
         parser.error("--server-cpus needs direct mode and must leave a CPU for this script")
     return args
@@ -719,7 +733,8 @@ def main(argv: list[str] | None = None) -> None:
     commit = subprocess.run(["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()  # fmt: skip
     tree = f"commit {commit}" if args.tree == "head" else "working tree"
-    print(f"bench/load.py: {tree}; action {args.action}; levels {args.levels}; window {args.window:g} s; "
+    action = f"{args.action} on {args.page}" if args.page else args.action
+    print(f"bench/load.py: {tree}; action {action}; levels {args.levels}; window {args.window:g} s; "
           f"pause {pause}; "
           f"extra server flags: {flags}; niceness {os.getpriority(os.PRIO_PROCESS, 0)}; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.1f}; {where(args)}", flush=True)  # fmt: skip
