@@ -33,7 +33,9 @@ def show_notes(notes: Iterable[str], projector: bool = False) -> None:
 # A Result is a function of its Settings (attn_core is deterministic, and every Result drawn here comes from
 # state.cached_compute), so what is drawn from it can be kept per Settings and shared by every session, like the
 # Result itself: a class clicking through the same few settings builds each map and its words once. The Result
-# is passed with a leading underscore, so the cache keys on the Settings (their repr, as cached_compute does).
+# is passed with a leading underscore, so the cache keys on the Settings (their repr, as cached_compute does). They
+# are called with keyword arguments: for each positional one, Streamlit's cache inspects the function's signature to
+# learn its name, about 15 us an argument at every call.
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
@@ -57,7 +59,8 @@ def _lesson_specs(_build, name: str, _result: Result, settings: Settings) -> dic
 def drawn(build, result: Result) -> ReadyFigure | list[ReadyFigure]:
     """`build(result)` (a figure, or a list of them) built once per Settings for every session, and handed to
     chart() as finished dicts, so a rerun neither builds nor copies it again."""
-    specs = _lesson_specs(build, f"{build.__module__}.{build.__qualname__}", result, result.settings)
+    specs = _lesson_specs(_build=build, name=f"{build.__module__}.{build.__qualname__}", _result=result,
+                          settings=result.settings)
     return [ReadyFigure(spec) for spec in specs] if isinstance(specs, list) else ReadyFigure(specs)
 
 
@@ -67,7 +70,8 @@ def kpi_tiles(result: Result, columns: int = 1, score_tensor: bool = True) -> No
     A lecture scene leaves out the score tensor: its story never needs it, and two columns of seven tiles
     would not fit a 1280x720 projector.
     """
-    metric_tiles(_drawn_words(result, result.settings, score_tensor)[0], columns, helps=KPI_HELP)
+    metric_tiles(_drawn_words(_result=result, settings=result.settings, score_tensor=score_tensor)[0], columns,
+                 helps=KPI_HELP)
 
 
 def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, str] | None = None) -> None:
@@ -114,7 +118,7 @@ def table(data, place=st, digits: int | None = None, **dataframe_options) -> Non
 
 
 def empty_rows_notice(result: Result) -> None:
-    warning = _drawn_words(result, result.settings, True)[1]
+    warning = _drawn_words(_result=result, settings=result.settings, score_tensor=True)[1]
     if warning:
         st.warning(warning, icon=":material/warning:")
 
@@ -133,7 +137,7 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
 def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and, unless `sentence` is
     False (a projected scene, whose answer already says it), the sentence that explains that row."""
-    spec, summary = _drawn_map(result, result.settings, row, style)
+    spec, summary = _drawn_map(_result=result, settings=result.settings, row=row, style=style)
     st.plotly_chart(
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
         config=download_config(map_file_name(result.settings)), alt=summary,
