@@ -26,7 +26,7 @@ def lab() -> None:
     with layout.controls:
         projector.projector_switch()
         settings, notes = lab_controls(incoming)
-    result = state.cached_compute(settings=settings)  # by keyword: the cache inspects no signature (panels.py)
+    result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
     with layout.notes:
         scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab

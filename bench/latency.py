@@ -36,6 +36,8 @@ sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
 import harness  # noqa: E402  (lives with the browser tests)
 
 FLOOR_APP = REPO_ROOT / "bench" / "floor_app.py"
+FLOOR_LAB_APP = REPO_ROOT / "bench" / "floor_lab_app.py"
+FLOOR_LAB = "floor, the Lab's elements"
 
 # JSON of the z of the first heatmap trace on the page, or null.
 _FIRST_HEATMAP_Z = """
@@ -187,10 +189,11 @@ def print_table(rows: list[Row], clicks: int) -> None:
             f"{ratio(row.cpu_ms_per_click, floor.cpu_ms_per_click):>12} {row.idle_cpu_ms_per_s:>14.1f}"
         )
     print("\nratios: against the floor row with the same postScriptGC setting")
-    if len(rows) == 4:  # --floor-lab: the target against the floor that shows the same elements
-        more, target = rows[2], rows[3]
-        print(f"{target.name} against {more.name}: median {ratio(target.median_ms, more.median_ms)}x, "
-              f"CPU {ratio(target.cpu_ms_per_click, more.cpu_ms_per_click)}x")
+    matched = next((row for row in rows if row.name == FLOOR_LAB), None)
+    if matched:  # --floor-lab: the target (the last row) against the floor that shows the same elements
+        target = rows[-1]
+        print(f"{target.name} against {matched.name}: median {ratio(target.median_ms, matched.median_ms)}x, "
+              f"CPU {ratio(target.cpu_ms_per_click, matched.cpu_ms_per_click)}x")
     tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
     print(f"CPU ms/click: server utime+stime over the series / clicks ({tick_ms:.0f} ms ticks); it includes")
     print("the idle cost of the waits between clicks, about idle CPU ms/s x seconds per click:")
@@ -239,8 +242,8 @@ def main(argv: list[str] | None = None) -> None:
                 run_row(browser, args.target, target, REPO_ROOT, target_flags, target_gc_off, args),
             ]  # fmt: skip
             if args.floor_lab:
-                rows.insert(2, run_row(browser, "floor, the Lab's elements", FLOOR_APP.with_name("floor_lab_app.py"),
-                                       floor_cwd, ["--runner.postScriptGC", "false"], True, args))
+                rows.insert(2, run_row(browser, FLOOR_LAB, FLOOR_LAB_APP, floor_cwd, ["--runner.postScriptGC", "false"],
+                                       True, args))
         finally:
             browser.close()
     print_table(rows, args.clicks)

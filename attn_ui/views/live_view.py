@@ -317,9 +317,9 @@ def _option_label(question: live.Live, option: object) -> str:
 def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) -> None:
     """A scene's question on a student's phone, the answer box, and after the reveal the answer and the Lab link."""
     number = live.scene_of(state.question_id)
-    question = cached_question(number=number)  # by keyword: Streamlit's cache inspects no signature for it
+    question = cached_question(number)
     scene = SCENES[number - 1]
-    words = cached_scene_text(number=number)
+    words = cached_scene_text(number)
     show_note()
     st.markdown(f"**Scene {number} of {len(SCENES)} · {words.title}**")
     st.markdown(question.ask)

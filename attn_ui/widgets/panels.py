@@ -35,7 +35,7 @@ def show_notes(notes: Iterable[str], projector: bool = False) -> None:
 # Result itself: a class clicking through the same few settings builds each map and its words once. The Result
 # is passed with a leading underscore, so the cache keys on the Settings (their repr, as cached_compute does). They
 # are called with keyword arguments: for each positional one, Streamlit's cache inspects the function's signature to
-# learn its name, about 15 us an argument at every call.
+# learn its name, about 15 us an argument at every call (the map's lookup: 132-139 us positional, 73-79 us by keyword).
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
