@@ -20,7 +20,7 @@ MAX_VOTER_ID = 200
 
 
 def new_room_code() -> str:
-    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(ALPHABET) for __ in range(CODE_LENGTH))
 
 
 def normalise_room_code(typed: object) -> str:

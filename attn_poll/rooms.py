@@ -150,7 +150,7 @@ class Poll:
         question_list = tuple(question_list)
         self._check_questions(question_list)
         openers = tuple(dict.fromkeys(o for o in openers if isinstance(o, str) and o))
-        for _ in range(5):  # a code already taken: draw again (about 1 in 170 million with 200 rooms open)
+        for __ in range(5):  # a code already taken: draw again (about 1 in 170 million with 200 rooms open)
             room = NewRoom(code=codes.new_room_code(), host_secret=codes.new_host_secret())
             if self.store.write(lambda connection, room=room: self._insert_room(connection, room, question_list,
                                                                                 openers)):
@@ -554,7 +554,7 @@ class Poll:
         ).first()
         if question is None:
             raise PollError(f"This room has no question number {position + 1}.")
-        tallies = [[0] * question.option_count for _ in range(question.rounds_opened)]
+        tallies = [[0] * question.option_count for __ in range(question.rounds_opened)]
         rows = connection.execute(
             select(votes.c.round_number, votes.c.option_index, func.count())
             .where(votes.c.room_id == room_id, votes.c.question_position == position)

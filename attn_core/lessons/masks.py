@@ -166,7 +166,7 @@ def change_later_word(settings: Settings, position: int, new_word: str) -> Later
         weight_change.append(np.abs(after.weights[head] - before.weights[head]).max(axis=-1))  # (T,)
     return LaterWordChange(
         position=position, old_word=old_word, new_word=new_word, labels=unique_labels(settings.tokens),
-        setups=tuple(name for name, _, _ in SETUPS),
+        setups=tuple(name for name, __, __ in SETUPS),
         output_change=np.array(output_change), weight_change=np.array(weight_change),
     )  # fmt: skip
 

@@ -79,7 +79,7 @@ class Language:
 
 
 def state_entropy(state: str) -> float:
-    return -sum(p * math.log(p) for _, p, _ in GRAMMAR[state])
+    return -sum(p * math.log(p) for __, p, __ in GRAMMAR[state])
 
 
 def walk(state: str, words: tuple[str, ...], probability: float, entropies: tuple[float, ...]):
@@ -96,7 +96,7 @@ def toy_language() -> Language:
     sentences = tuple(walk("start", (), 1.0, ()))
     vocabulary = [PAD, BOS]
     for rules in GRAMMAR.values():
-        vocabulary += [word for word, _, _ in rules if word not in vocabulary]
+        vocabulary += [word for word, __, __ in rules if word not in vocabulary]
     expected_entropy = sum(s.probability * sum(s.entropies) for s in sentences)
     expected_targets = sum(s.probability * len(s.words) for s in sentences)
     longest = max(len(s.words) for s in sentences)

@@ -326,7 +326,7 @@ def dropout_experiment_steps(config: DropoutExperiment, seed: int) -> Iterator[P
             "held_out": lambda params, c=model_config: inference_loss(params, held_out, c),
         }
         share = 1 / len(config.rates)
-        _, curves = yield from train_with_progress(model_config, config.train, seed, train_data, evaluations,
+        __, curves = yield from train_with_progress(model_config, config.train, seed, train_data, evaluations,
                                                    f"training with dropout p = {p:g}", index * share, share)
         runs.append(DropoutRun(p, curves, final(curves, "train"), final(curves, "held_out")))
     result = DropoutResult(

@@ -61,7 +61,7 @@ def adam_update(params: dict[str, np.ndarray], grads: dict[str, np.ndarray], sta
 
 def inference_loss(params, data: Dataset, config: ModelConfig) -> float:
     """Mean loss over the counted targets, every position read in one pass, dropout off."""
-    logits, _ = forward(params, data.inputs, config)  # (N, T, V)
+    logits, __ = forward(params, data.inputs, config)  # (N, T, V)
     return layers.softmax_loss(logits, data.targets, data.counted)[0]
 
 

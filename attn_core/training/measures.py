@@ -23,7 +23,7 @@ def generating_loss(params, data: Dataset, config: ModelConfig) -> float:
         rows = np.flatnonzero(data.counted[:, position])  # (n,) rows with a target here
         if rows.size == 0:
             continue
-        logits, _ = forward(params, data.inputs[rows, : position + 1], config)  # (n, t+1, V)
+        logits, __ = forward(params, data.inputs[rows, : position + 1], config)  # (n, t+1, V)
         log_probs = layers.log_softmax(logits[:, position])  # (n, V)
         total -= float(log_probs[np.arange(rows.size), data.targets[rows, position]].sum())
         count += rows.size
@@ -32,7 +32,7 @@ def generating_loss(params, data: Dataset, config: ModelConfig) -> float:
 
 def loss_on(params, data: Dataset, counted: np.ndarray, config: ModelConfig, silenced=()) -> float:
     """One-pass inference loss over the targets `counted` (N, T) marks, optionally with heads silenced."""
-    logits, _ = forward(params, data.inputs, config, silenced=silenced)  # (N, T, V)
+    logits, __ = forward(params, data.inputs, config, silenced=silenced)  # (N, T, V)
     return layers.softmax_loss(logits, data.targets, counted)[0]
 
 
@@ -43,7 +43,7 @@ def generate(params, config: ModelConfig, language: Language, prompt: tuple[str,
     tokens = np.tile(language.ids((BOS, *prompt)), (samples, 1))  # (S, t)
     finished = np.zeros(samples, dtype=bool)  # (S,)
     while tokens.shape[1] < config.length and not finished.all():
-        logits, _ = forward(params, tokens, config)  # (S, t, V)
+        logits, __ = forward(params, tokens, config)  # (S, t, V)
         probabilities = portable.exp(layers.log_softmax(logits[:, -1]))  # (S, V)
         cumulative = probabilities.cumsum(axis=-1)  # (S, V)
         draws = rng.random(samples)[:, None] * cumulative[:, -1:]  # (S, 1)

@@ -72,7 +72,7 @@ def blocked_cells(token_ids: np.ndarray, config: ModelConfig) -> np.ndarray:
 def draw_keeps(config: ModelConfig, batch: int, length: int, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     """One dropout keep-mask a layer, from the Lab's dropout_keep."""
     shape = (batch, config.heads, length, length)
-    return tuple(maths.dropout_keep(shape, config.dropout, rng) for _ in range(config.layers))  # (B, h, T, T) each
+    return tuple(maths.dropout_keep(shape, config.dropout, rng) for __ in range(config.layers))  # (B, h, T, T) each
 
 
 class ModelCache(NamedTuple):
@@ -136,5 +136,5 @@ def loss_and_gradients(params, inputs, targets, counted, config: ModelConfig, ke
 
 def attention_maps(params, token_ids, config: ModelConfig) -> np.ndarray:
     """Inference-mode attention weights of every layer and head: (layers, B, h, T, T)."""
-    _, cache = forward(params, token_ids, config)
+    __, cache = forward(params, token_ids, config)
     return np.stack([attention.weights for attention in cache.attention])  # (L, B, h, T, T)

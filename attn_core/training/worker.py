@@ -89,7 +89,7 @@ def _read_exactly(stream, size: int, stall: float) -> bytes | None:
     data = bytearray()
     while len(data) < size:
         if os.name != "nt":
-            ready, _, _ = select.select([stream], [], [], stall)
+            ready, __, __ = select.select([stream], [], [], stall)
             if not ready:
                 raise TimeoutError
         chunk = stream.read(size - len(data))

@@ -82,7 +82,7 @@ def mixing_figure(result: Result) -> go.Figure:
             "text": [[f"{100 * share:.0f}" for share in row] for row in shares.tolist()],
             "texttemplate": "%{text}" if width * heads <= 48 else "",
             "textfont": {"size": MIN_TEXT, "color": CELL_TEXT},
-            "customdata": [[c + 1 for c in range(width)] for _ in range(heads)],
+            "customdata": [[c + 1 for c in range(width)] for __ in range(heads)],
             "hovertemplate": "%{y} → output column %{customdata}: %{z:.1%}<extra></extra>",
         })
         layout[f"xaxis{suffix}"] = {"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,

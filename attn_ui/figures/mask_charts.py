@@ -211,7 +211,7 @@ def row_sum_rolls(rolls: DropoutRolls) -> go.Figure:
         })  # fmt: skip
     levels = [(1.0, "1"), (1.0 - rolls.p, f"1 − p = {1 - rolls.p:.2f}")]
     shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": y, "y1": y,
-               "line": {"dash": "dot", "color": "#7f7f7f"}} for y, _ in levels]  # fmt: skip
+               "line": {"dash": "dot", "color": "#7f7f7f"}} for y, __ in levels]  # fmt: skip
     notes = [{"text": text, "xref": "paper", "x": 0.99, "y": y, "yanchor": "bottom", "xanchor": "right",
               "showarrow": False} for y, text in levels]  # fmt: skip
     top = max(1.2, float(max(rolls.with_rescale.max(), rolls.without_rescale.max())) + 0.05)

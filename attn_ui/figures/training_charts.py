@@ -59,7 +59,7 @@ def curves_spec(
     reference levels, as a plain figure dict for ReadyFigure. `top` fixes the y axis, so two charts side by side
     share one scale. `groups_in_all` is how many groups the finished chart will have (a live run draws fewer):
     it decides whether colour names the group or the curve, so a live chart never changes its colours."""
-    traces, highest = [], max([value for _, value in levels] or [1.0])
+    traces, highest = [], max([value for __, value in levels] or [1.0])
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
         for curve in curves:

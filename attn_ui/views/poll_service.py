@@ -181,7 +181,7 @@ def touch(code: str, host_secret: str) -> None:
     last = st.session_state.get(TOUCHED_KEY)
     if isinstance(last, float) and time.monotonic() - last < every:
         return
-    _, error = attempt(lambda: poll().touch_host(code, host_secret))
+    __, error = attempt(lambda: poll().touch_host(code, host_secret))
     if error is None:
         st.session_state[TOUCHED_KEY] = time.monotonic()
 

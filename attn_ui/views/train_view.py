@@ -409,12 +409,12 @@ def scene_board(preset: str, projector: bool) -> None:
     else:
         panes = [(words.EXPERIMENT_NAMES[preset], [("", result.curves)])]
         levels = words.heads_levels(result)
-    top = max(loss for _, groups in panes for _, curves in groups for curve in curves for loss in curve.losses)
+    top = max(loss for __, groups in panes for __, curves in groups for curve in curves for loss in curve.losses)
     for column, (title, groups) in zip(st.columns(len(panes)), panes, strict=True):
         spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title,
-                                  top=max(top, *(value for _, value in levels)) * charts.HEADROOM)
+                                  top=max(top, *(value for __, value in levels)) * charts.HEADROOM)
         column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{title}", config=download_config(f"scene-{preset}"),
                             alt=words.chart_alt(title, groups, levels))
     if not projector:
         with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
-            st.markdown("\n".join(words.curves_in_words(groups, levels) for _, groups in panes))
+            st.markdown("\n".join(words.curves_in_words(groups, levels) for __, groups in panes))

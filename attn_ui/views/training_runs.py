@@ -295,7 +295,7 @@ class RunBoard:
         view = run.view()
         steps = run.choice.steps * run.choice.models
         with self.lock:
-            _, start = self.pace.get(_shape(run.choice), (0.0, 0.0))
+            __, start = self.pace.get(_shape(run.choice), (0.0, 0.0))
             self.pace[_shape(run.choice)] = (max(view.elapsed - start, 0.0) / steps, start)
 
 

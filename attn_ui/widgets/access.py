@@ -24,8 +24,8 @@ def table_frame(table: WeightTable):
     import pandas as pd  # pandas comes with Streamlit; imported here so the pure part needs only NumPy
 
     columns = [md_escape(name) for name in table.columns]
-    data = [[*cells, total] for _, cells, total in table.rows]
-    index = pd.Index([md_escape(query) for query, _, _ in table.rows], name=QUERY_COLUMN)
+    data = [[*cells, total] for __, cells, total in table.rows]
+    index = pd.Index([md_escape(query) for query, __, __ in table.rows], name=QUERY_COLUMN)
     return pd.DataFrame(data, index=index, columns=[*columns, SUM_COLUMN])
 
 

@@ -241,7 +241,7 @@ def _projector_css() -> str:
     does not update, so the switch could not take the style away again. With the span it is an element of the
     fragment, and goes when the fragment stops drawing it.
     """
-    hidden = "\n".join(f"{selector} {{ display: none !important; }}" for selector, _ in PROJECTOR_HIDDEN)
+    hidden = "\n".join(f"{selector} {{ display: none !important; }}" for selector, __ in PROJECTOR_HIDDEN)
     sizes = "\n".join(f"{selector} {{ {prop}: {value} !important; }}" for selector, prop, value in PROJECTOR_SIZES)
     return f'<span class="attn-projector"></span>\n<style>\n{hidden}\n{sizes}\n</style>'
 

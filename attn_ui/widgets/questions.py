@@ -151,7 +151,7 @@ def _feedback(question: Question) -> None:
         verdict = "right" if is_right(question, first) else "not right"
         st.caption(f"The score keeps your first answer, which was {verdict}.")
     if question.lab is not None:
-        settings, _ = question.lab.settings()
+        settings, __ = question.lab.settings()
         lab_button(settings, question.lab.label, **question.lab.view)
 
 

@@ -126,7 +126,7 @@ def letter(index: int) -> str:
 
 def with_unit(text: str, value: float, unit: str) -> str:
     """A number and its unit: "1 cell", "15 cells", "29%", "0.69 of the row's weight"."""
-    one, _, many = unit.rpartition("|") if "|" in unit else ("", "", unit)
+    one, __, many = unit.rpartition("|") if "|" in unit else ("", "", unit)
     word = one if one and value == 1 else many
     if not word:
         return text

@@ -192,10 +192,10 @@ def live_chart(choice, stages) -> tuple[list, str | None, int]:
     if choice.experiment == "mask":
         index = len(stages) - 1  # the core trains mask off first, then mask on (MaskResult.runs)
         name = (MODEL_UNMASKED, MODEL_MASKED)[index]
-        groups = [(model, curves) for model, (_, curves) in zip((MODEL_UNMASKED, MODEL_MASKED), stages, strict=False)]
+        groups = [(model, curves) for model, (__, curves) in zip((MODEL_UNMASKED, MODEL_MASKED), stages, strict=False)]
         return groups, f"{name}: model {index + 1} of {choice.models}", 2
     if choice.experiment == "dropout":
-        groups = [(rate_label(p), curves) for p, (_, curves) in zip(choice.rates, stages, strict=False)]
+        groups = [(rate_label(p), curves) for p, (__, curves) in zip(choice.rates, stages, strict=False)]
         return groups, None, len(choice.rates)
     return [("", stages[-1][1])], None, 1
 
