@@ -8,7 +8,8 @@ attn_ui/views/poll_route.py), and then runs the file as the Lab's script on ever
 import streamlit as st
 
 if __name__ == "__main__":  # a page view; imported to find `app`, the file needs none of these (nor their caches)
-    from attn_ui.widgets import panels, projector, share, state
+    from attn_lang import _
+    from attn_ui.widgets import lang, panels, projector, share, state
     from attn_ui.widgets.controls import lab_controls
     from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
     from attn_ui.widgets.look import apply_look
@@ -30,7 +31,8 @@ def lab() -> None:
     row, row_notes = state.picked_row(incoming, len(result.tokens))
     with layout.notes:
         scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab
-    view = {**projector.view_keys(row, layout.projector), "scene": scene, **lesson_view(), **lecture_view()}
+    view = {**projector.view_keys(row, layout.projector), **lang.url_view(), "scene": scene, **lesson_view(),
+            **lecture_view()}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:
@@ -44,10 +46,11 @@ def lab() -> None:
 
 
 def page() -> None:
-    st.set_page_config(page_title="Attention Lab", page_icon=":material/grid_view:", layout="wide")
+    lang.choose()
+    st.set_page_config(page_title=_("Attention Lab"), page_icon=":material/grid_view:", layout="wide")
     apply_look()
     sidebar_nav()
-    st.title("Attention Lab")
+    st.title(_("Attention Lab"))
     back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
     back_to_lecture()  # a live lecture's phone opened the Lab: one tap back to the lecture
     newcomer_line()  # otherwise, for a first visit: where to start

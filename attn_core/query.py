@@ -261,6 +261,8 @@ VIEW_KEYS = (
     ViewKey("lesson", "the Lab", "the lesson whose Try-it link opened the Lab: a link leads back to it",
             "a lesson's number, `1`..`6`", "none: no link back"),
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
+    ViewKey("lang", "every page", "the language of the app's words (a language picked in the menu is kept here)",
+            "`en`, `es`", "the browser's language, else `en`"),
     ViewKey("scene", "Lecture scenes; on the Lab, the scene to go back to", "which scene is on screen, from 1",
             "`1`..the number of scenes", "`1`"),
     ViewKey("reveal", "Lecture scenes", "the scene's answer and board are showing, not only its question", "`0`/`1`",
@@ -304,7 +306,8 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
     return int(number), None
 
 
-LAB_VIEW_KEYS = frozenset({"row", "mode", "scene", "lesson", "room"})  # the Lab's view (scene, lesson, room: ways back)
+# the Lab's view keys (scene, lesson, room: ways back)
+LAB_VIEW_KEYS = frozenset({"row", "mode", "lang", "scene", "lesson", "room"})
 
 
 def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:
@@ -428,7 +431,7 @@ def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...]
     for index, (item, (kind, count)) in enumerate(zip(items, shapes, strict=False)):
         if not item:
             continue
-        was_text, _, now_text = item.partition("~")
+        was_text, __, now_text = item.partition("~")
         was = _read_answer(was_text, kind, count, complete=True) if was_text else None
         now = _read_answer(now_text, kind, count, complete=False) if now_text else was
         if (was_text and was is None) or (now_text and now is None) or (was is None and kind != "order"):

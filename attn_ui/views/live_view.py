@@ -95,7 +95,7 @@ def _go_live(number: int, revealed: bool) -> None:
         return
     poll_service.remember_host(room.code, room.host_secret)
     st.session_state[CHECKED_KEY] = room.code
-    _, error = poll_service.attempt(
+    __, error = poll_service.attempt(
         lambda: poll_service.poll().show_scene(room.code, room.host_secret, number - 1, revealed))
     _note(str(error) if error else None)
     _write_room(room.code, room.host_secret)
@@ -187,7 +187,7 @@ def _lecture_csv(live_host: Host) -> str:
 
 
 def _act(work: Callable[[], object]) -> None:
-    _, error = poll_service.attempt(work)
+    __, error = poll_service.attempt(work)
     _note(str(error) if error else None)
 
 
@@ -355,7 +355,7 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) ->
                 icon=":material/forum:")
     else:
         if my_vote is None and state.round_number == 2:  # no answer in the revote: the first vote's stands
-            votes, _ = poll_service.attempt(lambda: poll_service.poll().my_votes(code, voter))
+            votes, __ = poll_service.attempt(lambda: poll_service.poll().my_votes(code, voter))
             my_vote = (votes or {}).get((state.question_index, 1))
             mine = None if my_vote is None else f"{question.say(my_vote)} in the first vote"
         _revealed(question, words.answer, mine, my_vote, code, scene)

@@ -30,12 +30,13 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from attn_lang import _
 from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomExpired, RoomNotFound, RoomState, StorageError
 from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_BY_ID, POLL_QUESTIONS, PollQuestion
 from attn_ui.views import live_view, poll_route, poll_service
-from attn_ui.widgets import join, look, projector
+from attn_ui.widgets import join, lang, look, projector
 from attn_ui.widgets.nav import sidebar_nav
 from attn_ui.widgets.page import lab_button
 from attn_ui.words import live, poll_words
@@ -76,7 +77,8 @@ class Face:
 def frame(switch: bool = True) -> None:
     """The page's frame. `switch=False`: the face draws the projector switch itself (the host: in its tools row,
     which saves the board a row of its 720 px)."""
-    st.set_page_config(page_title="Class poll · Attention Lab", page_icon=":material/how_to_vote:", layout="wide")
+    lang.choose()
+    st.set_page_config(page_title=_("Class poll · Attention Lab"), page_icon=":material/how_to_vote:", layout="wide")
     look.apply_look()
     look.apply_poll_look()
     sidebar_nav()
@@ -108,7 +110,7 @@ def face() -> Face:
     secret = poll_service.host_secret_for(code)
     if secret:
         return Face("host", code, secret)
-    _, error = poll_service.attempt(lambda: poll_service.poll().state(code))
+    __, error = poll_service.attempt(lambda: poll_service.poll().state(code))
     if isinstance(error, RoomNotFound | RoomExpired):  # a mistyped or old code: offer to type it again
         return Face("open", problem=str(error))
     return Face("student", code)  # storage trouble: the phone shows the note and retries by itself
@@ -129,7 +131,7 @@ def show_note(key: str = NOTE_KEY) -> None:
 
 def _call(work: Callable[[], object]) -> None:
     """Run a poll call from a callback; its error waits in the session for the next run to show."""
-    _, error = poll_service.attempt(work)
+    __, error = poll_service.attempt(work)
     st.session_state[NOTE_KEY] = str(error) if error else None
 
 
@@ -163,7 +165,7 @@ def show_reveal(question: PollQuestion, folded: bool = False) -> None:
     else:
         _reasons(question, whys)
     if question.lab is not None:
-        settings, _ = question.lab.settings()
+        settings, __ = question.lab.settings()
         lab_button(settings, question.lab.label, **question.lab.view)
 
 
@@ -388,7 +390,7 @@ def retry_soon() -> None:
     """After a storage error on the first run: try again every few seconds and redraw the page once it works."""
 
     def check() -> None:
-        _, error = poll_service.attempt(lambda: poll_service.poll())
+        __, error = poll_service.attempt(lambda: poll_service.poll())
         if error is None:
             st.rerun()
 
@@ -506,7 +508,7 @@ def phone(code: str, voter: str) -> None:
     the route (poll_route), the browser's check (PHONE_JS) presses the fragment's hidden Refresh button."""
     st.session_state[DRAWN_KEY] = time.monotonic()
     if st.session_state.get(JOINED_KEY) != code:
-        _, error = poll_service.attempt(lambda: poll_service.poll().join(code, voter))
+        __, error = poll_service.attempt(lambda: poll_service.poll().join(code, voter))
         if error is not None:
             st.session_state[STAMP_KEY] = None  # watch() tries again
             _mark(code, _trouble(error))

@@ -27,7 +27,7 @@ from attn_core.query import unused_key_notes
 from attn_core.settings import FIELD_BY_NAME
 from attn_ui.widgets.state import SETTINGS_KEY, history_navigation, url_params
 
-KEPT = ("mode",)  # other features' keys that every page keeps in its address
+KEPT = ("mode", "lang")  # other features' keys that every page keeps in its address
 
 
 def arrive(memory_key: str) -> dict[str, list[str]]:

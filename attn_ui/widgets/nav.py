@@ -6,31 +6,44 @@ from pathlib import Path
 
 import streamlit as st
 
+from attn_lang import N_, _
+from attn_ui.widgets import lang
+
 ROOT = Path(__file__).resolve().parents[2]  # the repository: attn_ui/widgets/nav.py -> ../../..
 
 # (script, label, icon) in reading order; a page whose file is missing is simply not listed.
 PAGES = (
-    ("app.py", "Lab", ":material/grid_view:"),
-    ("pages/1_Peeking_and_the_causal_mask.py", "1 · Peeking and the causal mask", ":material/visibility_off:"),
-    ("pages/2_Padding_mask.py", "2 · The padding mask", ":material/space_bar:"),
-    ("pages/3_Dropout.py", "3 · Dropout on the weights", ":material/casino:"),
-    ("pages/4_Many_heads.py", "4 · Many heads", ":material/view_column:"),
-    ("pages/5_Shapes_and_memory.py", "5 · Shapes and memory", ":material/memory:"),
-    ("pages/6_One_row_by_hand.py", "6 · One row by hand", ":material/calculate:"),
-    ("pages/7_Train_it_yourself.py", "7 · Train it yourself", ":material/model_training:"),
-    ("pages/8_Check_yourself.py", "Check yourself", ":material/quiz:"),
-    ("pages/9_Lecture_scenes.py", "Lecture scenes", ":material/slideshow:"),
-    ("pages/10_Class_poll.py", "Class poll", ":material/how_to_vote:"),
+    ("app.py", N_("Lab"), ":material/grid_view:"),
+    ("pages/1_Peeking_and_the_causal_mask.py", N_("1 · Peeking and the causal mask"), ":material/visibility_off:"),
+    ("pages/2_Padding_mask.py", N_("2 · The padding mask"), ":material/space_bar:"),
+    ("pages/3_Dropout.py", N_("3 · Dropout on the weights"), ":material/casino:"),
+    ("pages/4_Many_heads.py", N_("4 · Many heads"), ":material/view_column:"),
+    ("pages/5_Shapes_and_memory.py", N_("5 · Shapes and memory"), ":material/memory:"),
+    ("pages/6_One_row_by_hand.py", N_("6 · One row by hand"), ":material/calculate:"),
+    ("pages/7_Train_it_yourself.py", N_("7 · Train it yourself"), ":material/model_training:"),
+    ("pages/8_Check_yourself.py", N_("Check yourself"), ":material/quiz:"),
+    ("pages/9_Lecture_scenes.py", N_("Lecture scenes"), ":material/slideshow:"),
+    ("pages/10_Class_poll.py", N_("Class poll"), ":material/how_to_vote:"),
 )
 
 
 def listed_pages() -> tuple[tuple[str, str, str], ...]:
-    """The pages whose file exists, in reading order."""
-    return tuple(page for page in PAGES if (ROOT / page[0]).is_file())
+    """The pages whose file exists, in reading order, their labels in the session's language."""
+    return tuple((script, _(label), icon) for script, label, icon in PAGES if (ROOT / script).is_file())
 
 
 def sidebar_nav() -> None:
+    """The sidebar: the app's name, its pages and the language menu; and, in the page, the note for a `lang` the app
+    does not speak."""
+    lang.document_language()
     with st.sidebar:
-        st.markdown("**Attention Lab**")
+        st.markdown(f"**{_(APP_NAME)}**")
         for script, label, icon in listed_pages():
             st.page_link(script, label=label, icon=icon)
+        lang.menu()
+    note = lang.note()
+    if note:
+        st.info(note, icon=":material/translate:")
+
+
+APP_NAME = N_("Attention Lab")

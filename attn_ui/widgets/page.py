@@ -9,7 +9,8 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core.query import read_lesson
-from attn_ui.widgets import projector
+from attn_lang import _
+from attn_ui.widgets import lang, projector
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import ROOT, listed_pages, sidebar_nav
@@ -19,7 +20,9 @@ from attn_ui.words.export import lab_query
 def lesson_page(title: str, question: str, minutes: int, switch: bool = True) -> None:
     """Page set-up and heading: the title, the question the page answers, how long it takes to read. `switch=False`:
     the page draws its projector switch itself (projector.page_switch), where it has room."""
-    st.set_page_config(page_title=f"{title} · Attention Lab", page_icon=":material/school:", layout="wide")
+    lang.choose()
+    st.set_page_config(page_title=_("{page} · Attention Lab", page=title), page_icon=":material/school:",
+                       layout="wide")
     apply_look()
     sidebar_nav()
     projector.page_mode(switch)  # one switch for the whole app: its CSS on every page, its switch in the sidebar
@@ -52,7 +55,7 @@ def try_it(task: str, settings: Settings, page_file: str, label: str = "Open the
 
 def _lessons() -> dict[str, tuple[str, str]]:
     """Lesson number -> (script, label), for the listed lesson pages."""
-    return {lesson_number(script): (script, label) for script, label, _ in listed_pages()
+    return {lesson_number(script): (script, label) for script, label, __ in listed_pages()
             if script.startswith("pages/") and lesson_number(script).isdigit()}
 
 
@@ -65,13 +68,13 @@ def _next_link(script: str) -> None:
     pages = listed_pages()
     scripts = [page[0] for page in pages]
     if script in scripts and scripts.index(script) + 1 < len(pages):
-        following, label, _ = pages[scripts.index(script) + 1]
+        following, label, __ = pages[scripts.index(script) + 1]
         st.page_link(following, label=f"Next: {label}", icon=":material/arrow_forward:")
 
 
 def lesson_view() -> dict[str, str]:
     """The Lab's `lesson` view key as its URL has it, to keep in the address while the Lab is used."""
-    number, _ = read_lesson(st.query_params.get(LESSON_VIEW_KEY), max(map(int, _lessons()), default=0))
+    number, __ = read_lesson(st.query_params.get(LESSON_VIEW_KEY), max(map(int, _lessons()), default=0))
     return {LESSON_VIEW_KEY: str(number)} if number else {}
 
 

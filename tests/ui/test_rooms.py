@@ -16,19 +16,21 @@ from tests.source_tree import REPO_ROOT, module_name
 
 # room -> the third-party packages it may import (the standard library is always allowed) and the rooms it may use
 ROOMS = {
-    "attn_core": ({"numpy"}, {"attn_core"}),
-    "attn_poll": ({"numpy", "sqlalchemy", "segno"}, {"attn_poll"}),
-    "attn_ui/words": ({"numpy"}, {"attn_core", "attn_ui.words"}),
-    "attn_ui/quiz": ({"numpy"}, {"attn_core", "attn_ui.quiz", "attn_ui.words"}),
-    "attn_ui/figures": ({"numpy", "plotly"}, {"attn_core", "attn_ui.figures", "attn_ui.words"}),
-    "attn_ui/widgets": ({"numpy", "streamlit", "pandas"}, {"attn_core", "attn_poll", "attn_ui.figures", "attn_ui.words",
-                                                           "attn_ui.quiz", "attn_ui.widgets"}),
+    # the languages: messages, catalogs, numbers as each language writes them; every other room may use it
+    "attn_lang": ({"babel"}, {"attn_lang"}),
+    "attn_core": ({"numpy"}, {"attn_core", "attn_lang"}),
+    "attn_poll": ({"numpy", "sqlalchemy", "segno"}, {"attn_poll", "attn_lang"}),
+    "attn_ui/words": ({"numpy"}, {"attn_core", "attn_lang", "attn_ui.words"}),
+    "attn_ui/quiz": ({"numpy"}, {"attn_core", "attn_lang", "attn_ui.quiz", "attn_ui.words"}),
+    "attn_ui/figures": ({"numpy", "plotly"}, {"attn_core", "attn_lang", "attn_ui.figures", "attn_ui.words"}),
+    "attn_ui/widgets": ({"numpy", "streamlit", "pandas"}, {"attn_core", "attn_lang", "attn_poll", "attn_ui.figures",
+                                                           "attn_ui.words", "attn_ui.quiz", "attn_ui.widgets"}),
     # a page's whole feature: it may use every room above; no shared control imports a view
     "attn_ui/views": ({"numpy", "streamlit", "pandas", "starlette"}, {
-        "attn_core", "attn_poll", "attn_ui.figures", "attn_ui.words", "attn_ui.quiz", "attn_ui.widgets",
+        "attn_core", "attn_lang", "attn_poll", "attn_ui.figures", "attn_ui.words", "attn_ui.quiz", "attn_ui.widgets",
         "attn_ui.views"}),
 }
-PURE = ("attn_core", "attn_poll", "attn_ui/words", "attn_ui/quiz", "attn_ui/figures")
+PURE = ("attn_lang", "attn_core", "attn_poll", "attn_ui/words", "attn_ui/quiz", "attn_ui/figures")
 
 
 def imports_of(path) -> list[tuple[int, str]]:
