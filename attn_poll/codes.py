@@ -7,6 +7,7 @@ import hmac
 import secrets
 from types import MappingProxyType
 
+from attn_lang import _
 from attn_poll.errors import BadRoomCode, BadVoter
 
 # Crockford base32: digits and capitals without I, L, O, U, so nothing reads as something else.
@@ -26,10 +27,12 @@ def new_room_code() -> str:
 def normalise_room_code(typed: object) -> str:
     """The canonical code for what a student typed (any case, spaces or dashes, O for 0); BadRoomCode if none."""
     if not isinstance(typed, str) or len(typed) > MAX_TYPED:
-        raise BadRoomCode("That is not a room code: a room code has 7 letters and digits.")
+        raise BadRoomCode(_("That is not a room code: a room code has {length} letters and digits.",
+                            length=CODE_LENGTH))
     cleaned = "".join(LOOK_ALIKES.get(char, char) for char in typed.upper() if char not in " -_\t")
     if len(cleaned) != CODE_LENGTH or any(char not in ALPHABET for char in cleaned):
-        raise BadRoomCode("That is not a room code: a room code has 7 letters and digits.")
+        raise BadRoomCode(_("That is not a room code: a room code has {length} letters and digits.",
+                            length=CODE_LENGTH))
     return cleaned
 
 
@@ -56,5 +59,5 @@ def new_salt() -> str:
 def hash_voter(voter_id: object, salt: str) -> str:
     """The only trace of a voter: HMAC of the page's opaque id under the room's salt (unlinkable across rooms)."""
     if not isinstance(voter_id, str) or not 0 < len(voter_id) <= MAX_VOTER_ID:
-        raise BadVoter("This page could not tell who you are; reload the page to get a voter id.")
+        raise BadVoter(_("This page could not tell who you are; reload the page to get a voter id."))
     return hmac.new(salt.encode(), voter_id.encode(), hashlib.sha256).hexdigest()

@@ -25,6 +25,7 @@ from enum import StrEnum
 from sqlalchemy import Connection, Row, delete, func, insert, null, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from attn_lang import _, _n
 from attn_poll import codes
 from attn_poll.errors import (
     BadQuestions,
@@ -110,10 +111,15 @@ class RoomState:
 
 @dataclass(frozen=True)
 class QuestionCounts:
+    """A question's answers, round by round. A second round counts every voter once: their second vote, or their
+    first when they did not vote again (a student who keeps an answer after the talk still holds it)."""
+
     question_index: int
     question_id: str
     option_count: int
-    rounds: tuple[tuple[int, ...], ...]  # rounds[r - 1][option]: votes per option in round r, for rounds opened
+    rounds: tuple[tuple[int, ...], ...]  # rounds[r - 1][option]: answers per option in round r, for rounds opened
+    changed: int = 0  # voters whose second-round answer differs from their first
+    added: int = 0  # voters who answered first in the second round
 
     def total(self, round_number: int) -> int:
         return sum(self.rounds[round_number - 1])
@@ -128,8 +134,9 @@ class ProjectorView:
 @dataclass(frozen=True)
 class PhoneView:
     state: RoomState
-    my_vote: int | None  # this voter's option in the current round, None before voting
+    my_vote: int | None  # this voter's answer in the current round (a second round's carries the first's), or None
     stamp: tuple = ()  # phone_stamp's value read in the same transaction
+    carried: bool = False  # my_vote is the first round's answer, counted again in the second
 
 
 @dataclass(frozen=True)
@@ -155,7 +162,7 @@ class Poll:
             if self.store.write(lambda connection, room=room: self._insert_room(connection, room, question_list,
                                                                                 openers)):
                 return room
-        raise PollError("Could not find a free room code; try again.")
+        raise PollError(_("Could not find a free room code; try again."))
 
     def verify_host(self, code: str, host_secret: str) -> RoomState:
         """The room's state if host_secret is its host secret (an ended room too, for its export); NotHost if not."""
@@ -181,7 +188,8 @@ class Poll:
         return self._host_action(code, host_secret, self._to_closed)
 
     def open_revote(self, code: str, host_secret: str) -> RoomState:
-        """After round 1 closes: round 2 of the same question; round 1's counts stay as they were."""
+        """After round 1 closes: round 2 of the same question; round 1's counts stay as they were, and every first
+        answer counts in round 2 until its voter changes it."""
         return self._host_action(code, host_secret, self._to_revote)
 
     def reveal(self, code: str, host_secret: str) -> RoomState:
@@ -196,7 +204,7 @@ class Poll:
 
         def step(connection: Connection, room: Row) -> dict | None:
             if isinstance(question_index, bool) or not isinstance(question_index, int):
-                raise WrongPhase("A scene is given by its position.")
+                raise WrongPhase(_("A scene is given by its position."))
             if room.question_position == question_index:
                 phase = Phase(room.phase)
                 if revealed and phase is not Phase.REVEALED:
@@ -207,7 +215,7 @@ class Poll:
             opened = connection.execute(select(questions.c.rounds_opened).where(
                 questions.c.room_id == room.id, questions.c.position == question_index)).scalar_one_or_none()
             if opened is None:
-                raise WrongPhase(f"This lecture has no scene number {question_index + 1}.")
+                raise WrongPhase(_("This lecture has no scene number {number}.", number=question_index + 1))
             if opened == 0:
                 self._open_round(connection, room.id, question_index, 1, missing="")
                 phase = Phase.REVEALED if revealed else Phase.VOTING
@@ -256,9 +264,9 @@ class Poll:
             room = self._room(connection, code, lock=True)
             if room.phase != Phase.VOTING or (room.question_position, room.round_number) != (question_index,
                                                                                              round_number):
-                raise RoundClosed("This round is closed, so your vote was not counted.")
+                raise RoundClosed(_("This round is closed, so your vote was not counted."))
             if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < room.option_count:
-                raise UnknownOption("That option is not one of this question's options.")
+                raise UnknownOption(_("That option is not one of this question's options."))
             voter = self._voter(connection, room, voter_id, create=True)
             self._count_voter_vote(connection, voter)  # first: a voter refused here spends none of the room's
             self._count_vote(connection, room)
@@ -286,7 +294,8 @@ class Poll:
         return self.store.read(work)
 
     def my_vote(self, code: str, voter_id: str) -> int | None:
-        """This voter's option in the current round, or None: lets a reloaded page show the vote it kept."""
+        """This voter's answer in the current round (in a second round, their first when they did not vote again),
+        or None: lets a reloaded page show the vote it kept."""
         return self.store.read(lambda connection: self._my_vote(connection, self._room(connection, code,
                                                                                        allow_ended=True), voter_id))
 
@@ -299,10 +308,12 @@ class Poll:
             found = connection.execute(select(
                 *self._state_columns(room),
                 self._my_vote_query(room, voter_hash).label("my_vote"),
+                self._my_vote_query(room, voter_hash, column=votes.c.round_number).label("my_round"),
                 self._voted_at_query(room, voter_hash).label("voted_at"),
             )).one()
+            carried = found.my_round is not None and found.my_round != room.round_number
             return PhoneView(state=self._state_from(room, found), my_vote=found.my_vote,
-                             stamp=(*self._room_stamp(room), found.voted_at))
+                             stamp=(*self._room_stamp(room), found.voted_at), carried=carried)
 
         return self.store.read(work)
 
@@ -350,14 +361,15 @@ class Poll:
 
     def _check_questions(self, question_list: tuple[tuple[str, int], ...]) -> None:
         if not 0 < len(question_list) <= self.limits.max_questions:
-            raise BadQuestions(f"A room needs between 1 and {self.limits.max_questions} questions.")
+            raise BadQuestions(_("A room needs between 1 and {most} questions.", most=self.limits.max_questions))
         for question_id, option_count in question_list:
             if not isinstance(question_id, str) or not 0 < len(question_id) <= 120:
-                raise BadQuestions("Every question needs an id of 1 to 120 characters.")
+                raise BadQuestions(_("Every question needs an id of 1 to 120 characters."))
             if isinstance(option_count, bool) or not isinstance(option_count, int):
-                raise BadQuestions(f"Question {question_id!r} needs a whole number of options.")
+                raise BadQuestions(_("Question {question!r} needs a whole number of options.", question=question_id))
             if not 2 <= option_count <= self.limits.max_options:
-                raise BadQuestions(f"Question {question_id!r} needs between 2 and {self.limits.max_options} options.")
+                raise BadQuestions(_("Question {question!r} needs between 2 and {most} options.", question=question_id,
+                                                 most=self.limits.max_options))
 
     def _insert_room(self, connection: Connection, room: NewRoom, question_list, openers: tuple[str, ...]) -> bool:
         now = self.clock()
@@ -368,8 +380,8 @@ class Poll:
             select(func.count()).select_from(rooms).where(rooms.c.expires_at > now, rooms.c.phase != Phase.ENDED.value)
         ).scalar_one()
         if open_rooms >= self.limits.max_open_rooms:
-            raise TooManyRooms(f"The class poll already has {open_rooms} open rooms; end one or wait for one to "
-                               "expire.")
+            raise TooManyRooms(_("The class poll already has {rooms} open rooms; end one or wait for one to "
+                                 "expire.", rooms=open_rooms))
         taken = connection.execute(select(rooms.c.id).where(rooms.c.code == room.code)).first()
         if taken is not None:
             return False
@@ -421,8 +433,10 @@ class Poll:
                                                       / refill_s)
         if tokens < 1:
             wait = math.ceil((1 - tokens) * refill_s)
-            who = "this browser" if by_browser else "this network address"
-            raise TooManyRooms(f"Too many rooms opened from {who} just now; you can open another in {wait} s.")
+            raise TooManyRooms(_("Too many rooms opened from this browser just now; you can open another in {wait} s.",
+                                 wait=wait) if by_browser else
+                               _("Too many rooms opened from this network address just now; you can open another in "
+                                 "{wait} s.", wait=wait))
         values = {"tokens": tokens - 1, "tokens_at": now}
         if row is None:
             connection.execute(insert(opener_buckets).values(opener_hash=key, **values))
@@ -446,21 +460,22 @@ class Poll:
             query = query.with_for_update()
         room = connection.execute(query).first()
         if room is None:
-            raise RoomNotFound("No room has that code. Check the code on the projector.")
+            raise RoomNotFound(_("No room has that code. Check the code on the projector."))
         if room.expires_at <= self.clock():
             hours = round(self.limits.room_lifetime_s / 3600)
-            raise RoomExpired(f"This room has expired; rooms close {hours} hours after they open.")
+            raise RoomExpired(_n("This room has expired; rooms close {count} hour after they open.",
+                                 "This room has expired; rooms close {count} hours after they open.", hours))
         if room.phase == Phase.ENDED and not allow_ended:
-            raise RoomEnded("The host has ended this room.")
+            raise RoomEnded(_("The host has ended this room."))
         return room
 
     def _host_room(self, connection: Connection, code: str, host_secret: str, *, lock: bool = False,
                    allow_ended: bool = False) -> Row:
         room = self._room(connection, code, lock=lock, allow_ended=True)
         if not codes.host_secret_matches(host_secret, room.host_hash):
-            raise NotHost("Only the host link can control this room.")
+            raise NotHost(_("Only the host link can control this room."))
         if room.phase == Phase.ENDED and not allow_ended:
-            raise RoomEnded("The host has ended this room.")
+            raise RoomEnded(_("The host has ended this room."))
         return room
 
     def _voter(self, connection: Connection, room: Row, voter_id: str, *, create: bool) -> int | None:
@@ -472,7 +487,7 @@ class Poll:
             return found
         joined = connection.execute(select(func.count()).where(voters.c.room_id == room.id)).scalar_one()
         if joined >= self.limits.max_voters_per_room:
-            raise RoomFull(f"This room is full: it already has {joined} voters.")
+            raise RoomFull(_("This room is full: it already has {joined} voters.", joined=joined))
         return connection.execute(
             insert(voters).values(room_id=room.id, voter_hash=voter_hash).returning(voters.c.id)
         ).scalar_one()
@@ -485,7 +500,7 @@ class Poll:
         tokens = burst if row.vote_tokens is None else min(
             burst, row.vote_tokens + max(0.0, now - row.tokens_at) * self.limits.voter_votes_per_second)
         if tokens < 1:
-            raise TooManyVotes("You are changing your vote very fast; wait a second, then tap again.")
+            raise TooManyVotes(_("You are changing your vote very fast; wait a second, then tap again."))
         connection.execute(update(voters).where(voters.c.id == voter).values(vote_tokens=tokens - 1, tokens_at=now))
 
     def _stamp(self, connection: Connection, room: Row, voter_id: str) -> tuple:
@@ -509,7 +524,7 @@ class Poll:
         refilled = room.vote_tokens + max(0.0, now - room.tokens_at) * self.limits.max_votes_per_second
         tokens = min(float(self.limits.vote_burst), refilled)
         if tokens < 1:
-            raise TooManyVotes("Too many votes in this room this second; your vote was not counted, try again.")
+            raise TooManyVotes(_("Too many votes in this room this second; your vote was not counted, try again."))
         connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now))
 
     def _state(self, connection: Connection, room: Row) -> RoomState:
@@ -539,31 +554,39 @@ class Poll:
             voter_id, room.voter_salt)))).scalar_one_or_none()
 
     @staticmethod
-    def _my_vote_query(room: Row, voter_hash: str):
-        """The voter's option in the room's current round, as a scalar subquery (NULL in the lobby)."""
+    def _my_vote_query(room: Row, voter_hash: str, column=votes.c.option_index):
+        """The voter's answer in the room's current round as a scalar subquery (NULL in the lobby): in a second
+        round their second vote, else their first, which counts again. `column` picks what is read of it."""
         if room.question_position is None:
             return null()
-        return select(votes.c.option_index).join(voters, voters.c.id == votes.c.voter_id).where(
+        return select(column).join(voters, voters.c.id == votes.c.voter_id).where(
             voters.c.room_id == room.id, voters.c.voter_hash == voter_hash,
             votes.c.room_id == room.id, votes.c.question_position == room.question_position,
-            votes.c.round_number == room.round_number).scalar_subquery()
+            votes.c.round_number <= room.round_number).order_by(votes.c.round_number.desc()).limit(1).scalar_subquery()
 
     def _counts(self, connection: Connection, room_id: int, position: int) -> QuestionCounts:
         question = connection.execute(
             select(questions).where(questions.c.room_id == room_id, questions.c.position == position)
         ).first()
         if question is None:
-            raise PollError(f"This room has no question number {position + 1}.")
+            raise PollError(_("This room has no question number {number}.", number=position + 1))
         tallies = [[0] * question.option_count for __ in range(question.rounds_opened)]
-        rows = connection.execute(
-            select(votes.c.round_number, votes.c.option_index, func.count())
+        answers: dict[int, dict[int, int]] = {}  # voter -> round -> option
+        for voter, round_number, option in connection.execute(
+            select(votes.c.voter_id, votes.c.round_number, votes.c.option_index)
             .where(votes.c.room_id == room_id, votes.c.question_position == position)
-            .group_by(votes.c.round_number, votes.c.option_index)
-        )
-        for round_number, option, count in rows:
-            tallies[round_number - 1][option] = count
+        ):
+            answers.setdefault(voter, {})[round_number] = option
+        for rounds_voted in answers.values():
+            for round_number in range(1, question.rounds_opened + 1):
+                option = rounds_voted.get(round_number, rounds_voted.get(1) if round_number == 2 else None)
+                if option is not None:
+                    tallies[round_number - 1][option] += 1
+        second = [voted for voted in answers.values() if 2 in voted]
         return QuestionCounts(question_index=position, question_id=question.question_id,
-                              option_count=question.option_count, rounds=tuple(tuple(t) for t in tallies))
+                              option_count=question.option_count, rounds=tuple(tuple(t) for t in tallies),
+                              changed=sum(1 in voted and voted[1] != voted[2] for voted in second),
+                              added=sum(1 not in voted for voted in second))
 
     def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict | None]) -> RoomState:
         """step gives the row's new values, or None for nothing to change (no write, the version stays)."""
@@ -581,25 +604,25 @@ class Poll:
 
     def _to_next_question(self, connection: Connection, room: Row) -> dict:
         if room.phase not in (Phase.LOBBY, Phase.REVEALED):
-            raise WrongPhase("Reveal the answer before moving to the next question.")
+            raise WrongPhase(_("Reveal the answer before moving to the next question."))
         position = 0 if room.question_position is None else room.question_position + 1
-        self._open_round(connection, room.id, position, 1, missing="That was the last question; end the room.")
+        self._open_round(connection, room.id, position, 1, missing=_("That was the last question; end the room."))
         return {"phase": Phase.VOTING.value, "question_position": position, "round_number": 1}
 
     def _to_closed(self, _connection: Connection, room: Row) -> dict:
         if room.phase != Phase.VOTING:
-            raise WrongPhase("There is no open round to close.")
+            raise WrongPhase(_("There is no open round to close."))
         return {"phase": Phase.CLOSED.value}
 
     def _to_revote(self, connection: Connection, room: Row) -> dict:
         if room.phase != Phase.CLOSED or room.round_number != 1:
-            raise WrongPhase("A second round opens only after the first round closes, and only once.")
+            raise WrongPhase(_("A second round opens only after the first round closes, and only once."))
         self._open_round(connection, room.id, room.question_position, 2, missing="")
         return {"phase": Phase.VOTING.value, "round_number": 2}
 
     def _to_revealed(self, _connection: Connection, room: Row) -> dict:
         if room.phase != Phase.CLOSED:
-            raise WrongPhase("Close the round before revealing the answer.")
+            raise WrongPhase(_("Close the round before revealing the answer."))
         return {"phase": Phase.REVEALED.value}
 
     def _to_ended(self, _connection: Connection, _room: Row) -> dict:

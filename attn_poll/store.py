@@ -20,6 +20,7 @@ from typing import TypeVar
 from sqlalchemy import Connection, Engine, create_engine, event, exc, insert, select, text, update
 from sqlalchemy.schema import DDL, CreateSchema
 
+from attn_lang import N_, _
 from attn_poll import schema as tables
 from attn_poll.errors import Busy, Reconnecting, SchemaTooNew
 
@@ -28,8 +29,8 @@ DatabaseError = exc.SQLAlchemyError  # what a page catches when the database its
 SQLITE_BUSY_TIMEOUT_MS = 5_000  # how long SQLite itself waits for the one writer before saying "locked"
 BUSY_DEADLINE_S = 15.0  # our retries on top of that; after this a student sees a Busy message
 WRITE_OPTION = "attn_poll_write"  # execution option: this transaction writes (SQLite takes the write lock at BEGIN)
-RECONNECTING = "The class poll lost its connection to the database and is reconnecting; try again in a moment."
-BUSY = "The class poll is very busy right now; try again in a second."
+RECONNECTING = N_("The class poll lost its connection to the database and is reconnecting; try again in a moment.")
+BUSY = N_("The class poll is very busy right now; try again in a second.")
 
 
 def _add_columns_v2(connection: Connection) -> None:
@@ -154,17 +155,17 @@ class Store:
                     with connection.begin():
                         return work(connection)
             except exc.TimeoutError as error:  # every pooled connection busy for pool_timeout seconds
-                raise Busy(BUSY) from error
+                raise Busy(_(BUSY)) from error
             except exc.DBAPIError as error:
                 if _sqlite_busy(error) or _serialization_failure(error):
                     if time.monotonic() + pause > deadline:
-                        raise Busy(BUSY) from error
+                        raise Busy(_(BUSY)) from error
                     time.sleep(pause * (1 + secrets.randbelow(100) / 100))  # jitter: writers do not retry in step
                     pause = min(pause * 2, 0.2)
                     continue
                 if _connection_lost(error):
                     if reconnected:
-                        raise Reconnecting(RECONNECTING) from error
+                        raise Reconnecting(_(RECONNECTING)) from error
                     reconnected = True
                     continue
                 raise
@@ -192,7 +193,7 @@ class Store:
             connection.execute(insert(meta).values(name="schema_version", value=tables.SCHEMA_VERSION))
             return tables.SCHEMA_VERSION
         if found > tables.SCHEMA_VERSION:
-            raise SchemaTooNew("The class poll's database was set up by a newer version of the app.")
+            raise SchemaTooNew(_("The class poll's database was set up by a newer version of the app."))
         for version in range(found, tables.SCHEMA_VERSION):
             UPGRADES[version - 1](connection)
         if found != tables.SCHEMA_VERSION:

@@ -106,14 +106,16 @@ def test_a_room_runs_vote_revote_reveal_next_end(poll):
     assert state.revealed and not state.accepting_votes
 
     view = poll.projector_view(room.code)
-    assert view.counts.rounds == ((1, 0, 2), (0, 2, 0))  # the two rounds side by side: the shift is the lesson
-    assert (view.counts.total(1), view.counts.total(2), view.state.voter_count) == (3, 2, 3)
+    # the two rounds side by side: the shift is the lesson. phone-b kept C, so C still counts once in round 2
+    assert view.counts.rounds == ((1, 0, 2), (0, 2, 1))
+    assert (view.counts.total(1), view.counts.total(2), view.state.voter_count) == (3, 3, 3)
+    assert (view.counts.changed, view.counts.added) == (2, 0)
 
     state = poll.next_question(room.code, room.host_secret)
     assert (state.question_index, state.question_id, state.round_number, state.has_next_question) == (
         1, "heads.split", 1, False)
     assert poll.counts(room.code).rounds == ((0, 0, 0, 0),)
-    assert poll.counts(room.code, 0).rounds == ((1, 0, 2), (0, 2, 0))  # earlier questions stay readable
+    assert poll.counts(room.code, 0).rounds == ((1, 0, 2), (0, 2, 1))  # earlier questions stay readable
     versions = [poll.state(room.code).version]
     assert poll.end_room(room.code, room.host_secret).phase is Phase.ENDED
     assert poll.state(room.code).version == versions[0] + 1
@@ -190,8 +192,29 @@ def test_a_phone_sees_the_room_and_its_own_vote_in_one_read(poll):
     assert (view.my_vote, view.state) == (2, poll.state(room.code))
     poll.close_round(room.code, room.host_secret)
     poll.open_revote(room.code, room.host_secret)
-    assert poll.phone_view(room.code, "phone-a").my_vote is None  # round 2 starts blank for everyone
-    assert poll.phone_view(room.code, "phone-new").my_vote is None
+    kept = poll.phone_view(room.code, "phone-a")
+    assert (kept.my_vote, kept.carried) == (2, True)  # round 2 starts from the first answer, which counts again
+    assert poll.my_vote(room.code, "phone-a") == 2
+    poll.vote(room.code, "phone-a", 0, 2, 1)
+    changed = poll.phone_view(room.code, "phone-a")
+    assert (changed.my_vote, changed.carried) == (1, False)
+    assert (poll.phone_view(room.code, "phone-new").my_vote, poll.phone_view(room.code, "phone-new").carried) == (
+        None, False)
+
+
+def test_a_second_round_counts_every_voter_once_and_says_who_changed(poll):
+    room = poll.create_room(QUESTIONS)
+    poll.next_question(room.code, room.host_secret)
+    for voter, option in (("keeps", 0), ("changes", 0), ("repeats", 2), ("silent", 1)):
+        poll.vote(room.code, voter, 0, 1, option)
+    poll.close_round(room.code, room.host_secret)
+    poll.open_revote(room.code, room.host_secret)
+    poll.vote(room.code, "changes", 0, 2, 1)
+    poll.vote(room.code, "repeats", 0, 2, 2)  # the same answer again: not a change
+    poll.vote(room.code, "late", 0, 2, 2)  # first answer in the second round
+    counts = poll.counts(room.code)
+    assert counts.rounds == ((2, 1, 1), (1, 2, 2))
+    assert (counts.total(1), counts.total(2), counts.changed, counts.added) == (4, 5, 1, 1)
 
 
 def test_a_second_tab_is_the_same_voter(poll):
@@ -235,7 +258,7 @@ def test_a_vote_for_a_closed_round_is_refused_and_the_old_vote_stays(poll):
     poll.open_revote(room.code, room.host_secret)
     with pytest.raises(RoundClosed):  # a page still showing round 1
         poll.vote(room.code, "phone-a", 0, 1, 2)
-    assert poll.counts(room.code).rounds == ((0, 1, 0), (0, 0, 0))
+    assert poll.counts(room.code).rounds == ((0, 1, 0), (0, 1, 0))  # the first answer stands in both rounds
 
 
 def test_no_vote_in_the_lobby(poll):
@@ -424,7 +447,7 @@ def test_the_csv_has_counts_per_option_per_round_and_no_identities(poll):
     assert poll.export_csv(room.code, room.host_secret) == (
         "question_number,question_id,round,option_number,votes\n"
         "1,masks.causal,1,1,1\n1,masks.causal,1,2,1\n1,masks.causal,1,3,1\n"
-        "1,masks.causal,2,1,0\n1,masks.causal,2,2,0\n1,masks.causal,2,3,2\n"
+        "1,masks.causal,2,1,0\n1,masks.causal,2,2,1\n1,masks.causal,2,3,2\n"  # phone-c's B counts again
         "2,heads.split,1,1,0\n2,heads.split,1,2,0\n2,heads.split,1,3,0\n2,heads.split,1,4,1\n"
     )
 
