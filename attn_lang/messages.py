@@ -30,8 +30,9 @@ def N_(msgid: str) -> str:  # noqa: N802 -- gettext's own name for "translate la
 
 
 def translate(msgid: str, code: str) -> str:
-    """The template of `msgid` in language `code` (the msgid itself when the catalog has no translation)."""
-    if code == DEFAULT:
+    """The template of `msgid` in language `code` (the msgid itself when the catalog has no translation). An empty
+    msgid is empty in every language (gettext would answer it with the catalog's header)."""
+    if code == DEFAULT or not msgid:
         return msgid
     if code == PSEUDO:
         return pseudo(msgid)

@@ -107,7 +107,8 @@ JOIN_TIMEOUT_S = 120  # every phone must have drawn the first scene this long af
 ANSWER_ID = re.compile(r"-live\.answer\.(\d+)\.(\d+)$")  # a phone's number box or radio: key live.answer.<q>.<r>
 FORM_ID = re.compile(r"live-form-(\d+)-(\d+)$")
 ALERT_ERROR, ALERT_WARNING = 1, 2  # Alert.Format
-STAMP_TEXT = re.compile(r"^`([^`]*)` `([^`]*/_attn/room/[^`]*/stamp)`$")  # poll_view._mark: stamp, then address
+STAMP_TEXT = re.compile(r"^`([^`]*)` `([^`]*/_attn/room/[^`]*/stamp)`(?: `[^`]*`)?$")  # poll_phone._mark: stamp,
+# then the route's address, then the voter's own stamp
 
 
 @dataclass
@@ -193,7 +194,7 @@ class LecturePhone(Phone):
                 self.saw(self.asks[body], now)
             elif body.startswith("Sent: **"):
                 self.confirmed = True
-            elif STAMP_TEXT.match(body):  # poll_view._mark: the stamp drawn, then the route's address
+            elif STAMP_TEXT.match(body):  # poll_phone._mark: the stamp drawn, then the route's address
                 found = STAMP_TEXT.match(body)
                 self.drawn_stamp, self.stamp_path = found[1], found[2]
                 self.tally.stamp_urls[self.stamp_path] += 1

@@ -3,55 +3,66 @@ presses Next.
 
 The scenes are data (attn_ui/words/scenes.py) and the board draws each scene's kind (attn_ui/views/scene_board.py);
 this page only wires them. `?scene=3` opens scene 3 at its question, `&reveal=1` with its answer showing, and
-`&mode=projector` large enough for a lecture hall. Go live (attn_ui/views/live_view.py) adds `room` and `host`: the
-room follows the scenes on their phones and predicts each one.
+`&mode=projector` large enough for a lecture hall. Go live (attn_ui/views/live_view.py) adds `room`: the room follows
+the scenes on their phones and predicts each one.
 """
 
 import streamlit as st
 
 from attn_core.query import read_flag
-from attn_ui.views import live_view, scene_board, scene_nav, train_view
-from attn_ui.widgets import panels, projector, state
+from attn_lang import N_, _
+from attn_ui.views import live_phone, live_view, scene_board, scene_nav, train_view
+from attn_ui.widgets import lang, panels, projector, state
 from attn_ui.widgets.page import lab_button, lesson_page
+from attn_ui.words import live
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
 
-lesson_page("Lecture scenes", "The two lessons as questions for the room, one step at a time", 50, switch=False)
+lesson_page(N_("Lecture scenes"), N_("The two lessons as questions for the room, one step at a time"), 50,
+            switch=False)
 big = projector.is_on()
 number, note = scene_number(projector.url_value("scene"))
 revealed, reveal_note = read_flag(projector.url_value("reveal"), "reveal")
 scene = SCENES[number - 1]
 words = scene_words(scene)
+asked = live_phone.question(number)
 result = state.cached_compute(scene.settings)
 
 panels.show_notes([note, reveal_note], big)
-lecture = live_view.host(number, revealed)  # None unless the address holds a live lecture's host link
+lecture = live_view.host(number, revealed)  # None unless this browser runs the live lecture the address names
 live_view.show_note()
 scene_nav.scene_nav(number, len(SCENES), revealed, beside=lambda: live_view.live_button(lecture, number, revealed))
+live_view.join_key(lecture, number, revealed)
+if live_view.join_showing(lecture, number, revealed):
+    live_view.join_screen(lecture, number)  # covers the scene; J or the badge takes it away
+    st.stop()
 story, board = st.columns([1, 1.5], gap="medium")
 with story.container(key="scene-story"):
     st.subheader(words.title, anchor=False)
     st.markdown(words.question)
+    if asked.kind == "choice" and not live_view.spread_shown(lecture):  # part of the question, as on the phones
+        st.markdown("  \n".join(_("**{letter}.** {option}", letter=live.letter(i), option=option)
+                                for i, option in enumerate(asked.options)))  # (the spread's bars name them later)
     if revealed:
         st.markdown(words.answer)
-        if scene.training:
+        if scene.training and lecture is None:
             train_view.scene_story(scene.training)
         elif scene.kind == "map" and not big and lecture is None:  # projected, the answer says it
             panels.kpi_tiles(result, columns=2, score_tensor=False)
-        if lecture is not None and not scene.training:  # a training scene's story is full: under its curves
+        if lecture is not None:
             live_view.revealed_board(lecture)
     else:
-        st.caption("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer.")
+        st.caption(_("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer."))
         if lecture is None and not big:
-            st.caption(live_view.WHAT_GO_LIVE_DOES)
-    view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number)}
+            st.caption(_(live_view.WHAT_GO_LIVE_DOES))
+    view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number),
+            **lang.url_view()}
     with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
-        lab_button(scene.settings, "Open in the Lab", **view)
+        lab_button(scene.settings, _("Open in the Lab"), **view)
         projector.page_switch()  # beside the Lab link, under the story: it covers nothing and takes no line of its own
-    live_view.join_block(lecture, number, revealed)
 with board.container(key="scene-panel"):
     if revealed:
         scene_board.draw(scene, result)
-        if lecture is not None and scene.training:
-            live_view.revealed_board(lecture)
-    elif lecture is not None:
-        live_view.waiting_board(lecture)
+    else:
+        scene_board.givens(scene, result)
+        if lecture is not None:
+            live_view.waiting_board(lecture)

@@ -67,8 +67,10 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def texts(at: AppTest) -> str:
-    """Every text a page shows: Markdown, captions, the boxes (info, warning, error, success) and bars' labels."""
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    """Every text a page shows: Markdown, headings below the title, captions, the boxes (info, warning, error,
+    success) and bars' labels."""
+    parts = [m.value for m in at.markdown] + [h.value for h in (*at.header, *at.subheader)] + [
+        c.value for c in at.caption]
     parts += [box.value for kind in (at.info, at.warning, at.error, at.success) for box in kind]
     parts += [p.proto.text for p in at.get("progress")]
     return "\n".join(parts)

@@ -1,44 +1,69 @@
-"""The live lecture: Go live on Lecture scenes, and the room predicts every scene on their phones.
+"""The live lecture, the lecturer's side: Go live on Lecture scenes, and the room predicts every scene on their phones.
 
-Go live opens a class-poll room with one question per scene (attn_ui/words/live.py) and puts its code and host
-secret in the scenes page's address (`room`, `host`), so Next, Back, a reload and the browser's Back all keep the
-controls. Every run of the host's scenes page moves the room to the scene on screen, its answer shown or not
-(Poll.show_scene): phones follow within their poll interval, on any replica, because the room lives in the
-database. Phones are the class poll's student face (pages/10_Class_poll.py?room=CODE): for a scene's question it
-calls phone_scene here instead of the quiz question.
+Go live opens a class-poll room with one question per scene (attn_ui/words/live.py) and puts the room's code in the
+scenes page's address (`room`), so Next, Back, a reload and the browser's Back keep the lecture. The host secret
+never goes on the screen: the browser that went live (or opened the host link once) holds it (host_access). Every
+run of the host's scenes page moves the room to the scene on screen, its answer shown or not (Poll.show_scene):
+phones follow on any replica, because the room lives in the database. Phones are the class poll's student face
+(pages/10_Class_poll.py?room=CODE; attn_ui/views/live_phone.py draws a scene there).
+
+The join screen (join code, QR code, address, phones in the room) fills the board after Go live, and comes back at
+any scene from the room's badge or the J key, without moving the lecture; moving the lecture hides it.
 
 Session state used here:
-    live.note          a message from Go live or a phone's answer, shown in the next run
-    live.answer.<q>.<r>  a phone's number box or radio for scene position q, round r
+    live.note          a message from Go live or a host action, shown in the next run
     live.checked       the room this session checked is a lecture room (once per session, not per run)
+    live.join.at       (room code, scene, revealed) where the join screen was asked for: it shows until the step moves
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 import streamlit as st
 
+from attn_lang import N_, _, _n, current_language
 from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomState
 from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
-from attn_ui.views import poll_service
+from attn_ui.views import host_access, live_phone, poll_service
 from attn_ui.widgets import join, panels, projector
-from attn_ui.widgets.page import lab_button
 from attn_ui.words import live, poll_words
-from attn_ui.words.scenes import SCENES
 
 NOTE_KEY = "live.note"
-ANSWER_PREFIX = "live.answer."
 CHECKED_KEY = "live.checked"
+JOIN_KEY = "live.join.at"
 BOARD_EVERY_S = 1.0  # the projector's count of answers is at most this old
-SPREAD_HEIGHT = (150, 220)  # px of the spread chart: on the projector beside a revealed board, and off it
-UNDER_CURVES_HEIGHT = 110  # px on the projector under a training scene's curves, which take most of the board
-QR_WIDTH = (200, 180)  # the first scene's QR code, on the projector and off it
-WHAT_GO_LIVE_DOES = ("**Go live** opens a room for this lecture: students scan the code once, each scene's question "
-                     "then appears on their phones, and the room's predictions are shown when you reveal.")
+SPREAD_HEIGHT = ((170, 130), (220, 180))  # px of a number's spread chart, (one round, two rounds): on the projector
+# beside a revealed board (the story's column at 1280x720), and off it
+JOIN_QR = (500, 320)  # the join screen's QR code, on the projector and off it: it must scan from the back row
+SPREAD_FONT = (20, 14)  # px of the spread's words, on the projector and off it
+WHAT_GO_LIVE_DOES = N_("**Go live** opens a room for this lecture: students scan the code once, each scene's "
+                       "question then appears on their phones, and the room's predictions are shown when you reveal.")
+# The join screen's address on one line: the longest size that fits, by its length in characters (monospace)
+ADDRESS_SIZES = ((30, "xl"), (38, "l"), (46, "m"), (56, "s"))  # up to this many characters -> this size class
+JOIN_CSS = """
+<style>
+.st-key-live-join-screen { gap: 0.4rem !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-code p { font-size: 6rem !important;
+  font-weight: 800 !important; letter-spacing: 0.12em; line-height: 1.05 !important;
+  font-family: "Source Code Pro", ui-monospace, monospace !important; }
+[data-testid="stMain"] .st-key-live-join-screen [class*="st-key-live-join-address-"] p { white-space: nowrap !important;
+  overflow: hidden; text-overflow: clip; line-height: 1.2 !important; }
+[data-testid="stMain"] .st-key-live-join-screen [class*="st-key-live-join-address-"] p code {
+  font-size: 1em !important; padding: 0 !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-xl p { font-size: 2.6rem !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-l p { font-size: 2.1rem !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-m p { font-size: 1.75rem !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-s p { font-size: 1.45rem !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-xs p { font-size: 1.15rem !important; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-phones p { font-size: 2rem !important;
+  font-weight: 700 !important; }
+.st-key-live-join-screen img { image-rendering: pixelated; }
+[data-testid="stMain"] .st-key-live-ended p { font-size: 1.6rem !important; }
+</style>
+"""
 
 
 @dataclass(frozen=True)
@@ -55,18 +80,6 @@ class Host:
         return self.state.phase is Phase.ENDED
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
-def cached_question(number: int) -> live.Live:
-    """Scene `number`'s live question (frozen), built once a server: every phone draws it at each scene change."""
-    return live.live_question(number)
-
-
-@st.cache_resource(show_spinner=False, max_entries=64)
-def cached_scene_text(number: int):
-    """Scene `number`'s words (frozen), built once a server."""
-    return live.scene_text(number)
-
-
 def _note(text: str | None) -> None:
     st.session_state[NOTE_KEY] = text or None
 
@@ -80,10 +93,11 @@ def show_note() -> None:
 # --- the lecturer --------------------------------------------------------------------------------------------
 
 
-def _write_room(code: str, secret: str) -> None:
-    """Room and host secret into the address in one write (one history entry), keeping the scene and the mode."""
+def _write_room(code: str) -> None:
+    """The room into the address in one write (one history entry), keeping the scene, the mode and the language; no
+    host secret (a link that brought one has dropped it already)."""
     kept = {key: st.query_params.get_all(key)[-1] for key in st.query_params if key not in ("room", "host")}
-    st.query_params.from_dict({**kept, "room": code, "host": secret})
+    st.query_params.from_dict({**kept, "room": code})
 
 
 def _go_live(number: int, revealed: bool) -> None:
@@ -95,10 +109,11 @@ def _go_live(number: int, revealed: bool) -> None:
         return
     poll_service.remember_host(room.code, room.host_secret)
     st.session_state[CHECKED_KEY] = room.code
+    st.session_state[JOIN_KEY] = (room.code, number, revealed)  # the room joins first
     __, error = poll_service.attempt(
         lambda: poll_service.poll().show_scene(room.code, room.host_secret, number - 1, revealed))
     _note(str(error) if error else None)
-    _write_room(room.code, room.host_secret)
+    _write_room(room.code)
 
 
 def _is_lecture(code: str) -> bool:
@@ -113,33 +128,38 @@ def _is_lecture(code: str) -> bool:
 
 
 def host(number: int, revealed: bool) -> Host | None:
-    """The live lecture the address controls, moved to scene `number` (revealed or not); None when not live.
-
-    A link with a wrong or missing host secret gets a note and the plain scenes page, never control."""
-    room, secret = projector.url_value("room"), projector.url_value("host")
-    if room is None and secret is None:
-        return None
-    if room is None or secret is None:
-        st.warning("A live lecture's link needs both its room code and its host secret; this page shows the scenes "
-                   "without the room.", icon=":material/link_off:")
+    """The live lecture the address names and this browser controls, moved to scene `number` (revealed or not); None
+    when not live. The secret comes from a host link (`host=`, taken once and dropped from the address) or from what
+    this browser already holds; without it the page shows the scenes with a note, never control."""
+    room, linked = projector.url_value("room"), projector.url_value("host")
+    if room is None:
+        if linked is not None:
+            st.warning(_("A live lecture's host link needs its room code as well; this page shows the scenes without "
+                         "a room."), icon=":material/link_off:")
         return None
     try:
         code = normalise_room_code(room)
     except PollError as error:
         st.warning(str(error), icon=":material/link_off:")
         return None
-    state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, secret))
+    secret = linked or host_access.secret_for(code)
+    state, error = (None, NotHost("")) if not secret else poll_service.attempt(
+        lambda: poll_service.poll().verify_host(code, secret))
+    if isinstance(error, NotHost) and linked and host_access.secret_for(code) not in (None, linked):
+        secret = host_access.secret_for(code)  # a stale link, but this browser holds the room's own secret
+        state, error = poll_service.attempt(lambda: poll_service.poll().verify_host(code, secret))
     if isinstance(error, NotHost):
-        st.warning("This link does not control that room, so the scenes run without it.", icon=":material/key_off:")
+        st.warning(_("This browser does not control room {code}, so the scenes run without it. Its lecturer's host "
+                     "link gives control.", code=code), icon=":material/key_off:")
         return None
     if error is not None:
         poll_service.show_problem(error)
         return None
     if not _is_lecture(code):
-        st.warning("That room is a class poll, not a live lecture: run it from the Class poll page.",
+        st.warning(_("That room is a class poll, not a live lecture: run it from the Class poll page."),
                    icon=":material/how_to_vote:")
         return None
-    poll_service.remember_host(code, secret)
+    host_access.keep(code, secret)
     link = join.JoinLink(code, join.join_url(st.context.url, code))  # not remembered: no extra join switch here
     if state.phase is not Phase.ENDED and (state.question_index != number - 1 or
                                            (state.phase is Phase.REVEALED) != revealed):
@@ -153,37 +173,59 @@ def host(number: int, revealed: bool) -> Host | None:
     return Host(code, secret, state, link)
 
 
+def join_showing(live_host: Host | None, number: int, revealed: bool) -> bool:
+    """Is the join screen up? It belongs to the step where it was asked for: moving the lecture puts it away."""
+    if live_host is None or live_host.ended:
+        return False
+    asked = st.session_state.get(JOIN_KEY)
+    return asked == (live_host.code, number, revealed)
+
+
+def _toggle_join(code: str, number: int, revealed: bool) -> None:
+    showing = st.session_state.get(JOIN_KEY) == (code, number, revealed)
+    st.session_state[JOIN_KEY] = None if showing else (code, number, revealed)
+
+
 def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
-    """In the scene's links row: Go live, or the live badge (room code) and the lecture's menu."""
+    """In the scene's links row: Go live, or the live badge (room code) and the lecture's menu. Nothing in the menu
+    shows the host secret."""
     if live_host is None:
-        st.button("Go live", key="live.go", icon=":material/cast:", on_click=_go_live, args=(number, revealed),
-                  help="Opens a room: the room follows the scenes on their phones and predicts each one.")
+        st.button(_("Go live"), key="live.go", icon=":material/cast:", on_click=_go_live, args=(number, revealed),
+                  help=_("Opens a room: the room follows the scenes on their phones and predicts each one."))
         return
     # The badge is the menu's own label: one control, so the links row keeps to one line on the projector.
-    badge = f"{'Ended' if live_host.ended else 'Live'} · room {live_host.code}"
+    badge = (_("Ended · room {code}", code=live_host.code) if live_host.ended else
+             _("Live · room {code}", code=live_host.code))
     with st.popover(badge, icon=":material/cast_connected:", key="live-badge"):
-        st.markdown(f"Students join at `{live_host.link.short}` with the code **{live_host.code}**.")
-        st.markdown("This page's address controls the room: keep it to yourself, and go full screen (F11) "
-                    "before you project.")
-        st.code(_host_link(live_host), language=None, wrap_lines=True)
+        if not live_host.ended:
+            showing = join_showing(live_host, number, revealed)
+            st.button(_("Hide the join screen (J)") if showing else _("Show the join screen (J)"), key="live.join",
+                      icon=":material/qr_code_2:", on_click=_toggle_join, args=(live_host.code, number, revealed))
+        st.markdown(_("Students join at `{address}` with the code **{code}**.", address=live_host.link.short,
+                      code=live_host.code))
+        host_access.copy_button("live.copy")
         # Eager data: one query per host run (not per board refresh), served over HTTP, so a failover keeps it.
-        st.download_button("The lecture as CSV", _lecture_csv(live_host), file_name=f"lecture-{live_host.code}.csv",
+        st.download_button(_("The lecture as CSV"), _lecture_csv(live_host), file_name=f"lecture-{live_host.code}.csv",
                            mime="text/csv", icon=":material/download:", key="live.csv", on_click="ignore")
         if not live_host.ended:
-            st.button("End the lecture", key="live.end", icon=":material/logout:", on_click=_act,
+            st.button(_("End the lecture"), key="live.end", icon=":material/logout:", on_click=_act,
                       args=(lambda: poll_service.poll().end_room(live_host.code, live_host.secret),))
 
 
-def _host_link(live_host: Host) -> str:
-    page = (st.context.url or "").split("?", 1)[0]
-    return f"{page}?{urlencode({'room': live_host.code, 'host': live_host.secret})}"
+def join_key(live_host: Host | None, number: int, revealed: bool) -> None:
+    """The J key: a visually hidden button (a button not drawn loses its shortcut), in the scene keys' hidden row."""
+    if live_host is None or live_host.ended:
+        return
+    with st.container(key="scenes-keys-live", horizontal=True):
+        st.button(_("Join screen (J)"), key="live.join.key", shortcut="J", on_click=_toggle_join,
+                  args=(live_host.code, number, revealed))
 
 
 def _lecture_csv(live_host: Host) -> str:
     rows, error = poll_service.attempt(lambda: poll_service.poll().export_rows(live_host.code, live_host.secret))
     if error is not None:
         return f"error\n{error}\n"
-    return live.lecture_csv([(row.question_id, row.rounds) for row in rows])
+    return live.lecture_csv([live.Asked(row.question_id, row.rounds, row.changed, row.added) for row in rows])
 
 
 def _act(work: Callable[[], object]) -> None:
@@ -191,203 +233,147 @@ def _act(work: Callable[[], object]) -> None:
     _note(str(error) if error else None)
 
 
-def join_block(live_host: Host | None, number: int, revealed: bool) -> None:
-    """On the first scene, under its question: the QR code and the link, for the room to scan once."""
-    if live_host is None or live_host.ended or number != 1 or revealed:
-        return
+def address_size(address: str) -> str:
+    """The size class that keeps the join address on one line."""
+    return next((size for most, size in ADDRESS_SIZES if len(address) <= most), "xs")
+
+
+def join_screen(live_host: Host, number: int) -> None:
+    """The join screen for a hall: the QR code as large as the board allows, the room code, the address on one line,
+    and the phones in the room (live). It covers the scene's question and board, never moves the lecture."""
+    st.html(JOIN_CSS)
     big = projector.is_on()
-    with st.container(key="live-join", horizontal=True, gap="medium", vertical_alignment="center", wrap=False):
-        join.show_qr(live_host.link, QR_WIDTH[0] if big else QR_WIDTH[1])
-        st.markdown(f"**Scan to follow the lecture**, or go to `{live_host.link.short}`  \nRoom code "
-                    f"**{live_host.code}**")
+    with st.container(key="live-join-screen"):
+        qr, words = st.columns([1, 1.35], gap="large", vertical_alignment="center")
+        with qr:
+            join.show_qr(live_host.link, JOIN_QR[0] if big else JOIN_QR[1])
+        with words:
+            st.subheader(_("Join the lecture on your phone"), anchor=False)
+            st.markdown(_("Scan the code, or go to"))
+            with st.container(key=f"live-join-address-{address_size(live_host.link.short)}"):
+                st.markdown(f"`{live_host.link.short}`")
+            st.markdown(_("Room code"))
+            with st.container(key="live-join-code"):
+                st.markdown(f"**{live_host.code}**")
+            st.fragment(_phones, run_every=BOARD_EVERY_S)(live_host.code)
+            st.markdown(_("Press J, or the room's badge, to go back to scene {number}.", number=number))
+    projector.page_switch()
+
+
+def _phones(code: str) -> None:
+    state, error = poll_service.attempt(lambda: poll_service.poll().state(code))
+    if error is not None:
+        poll_service.show_problem(error)
+        return
+    with st.container(key="live-join-phones"):
+        st.markdown(_n("{count} phone in the room", "{count} phones in the room", state.voter_count))
+
+
+def spread_shown(live_host: Host | None) -> bool:
+    """Is the room's spread on the board (the round closed, or the answer shown)? A choice's options then stand in
+    its bars, with their counts, instead of in the question's list."""
+    return live_host is not None and not live_host.ended and live_host.state.phase in (Phase.CLOSED, Phase.REVEALED)
 
 
 def waiting_board(live_host: Host) -> None:
-    """Before the reveal, in the board's place: the live count, then the spread when the lecturer shows it."""
+    """Before the reveal, in the board's place: the live count, then the spread when the lecturer shows it; or, once
+    the lecture has ended, that it has (projector mode hides notes, not this)."""
     if live_host.ended:
-        st.info("This live lecture has ended; its answers stay in the CSV (Live lecture menu).",
-                icon=":material/done_all:")
+        ended_board(live_host)
         return
-    st.fragment(room_board, run_every=BOARD_EVERY_S)(live_host.code, live_host.secret, False)
+    st.fragment(room_board, run_every=BOARD_EVERY_S)(live_host.code, live_host.secret, False,
+                                                     live_host.state.version)
+
+
+def ended_board(live_host: Host) -> None:
+    with st.container(key="live-ended"):
+        st.markdown(_("**This live lecture has ended.** Its answers are in the lecture's CSV (the room's badge); "
+                      "every phone shows its student's predictions."))
 
 
 def revealed_board(live_host: Host) -> None:
     """Beside the revealed board: the room's spread, the true value marked."""
-    if not live_host.ended:
-        st.fragment(room_board, run_every=BOARD_EVERY_S)(live_host.code, live_host.secret, True)
+    if live_host.ended:
+        ended_board(live_host)
+        return
+    st.fragment(room_board, run_every=BOARD_EVERY_S)(live_host.code, live_host.secret, True,
+                                                     live_host.state.version)
 
 
-def room_board(code: str, secret: str, revealed: bool) -> None:
+def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
     """The live part: how many answered; once the lecturer shows it (or reveals), the spread. Buttons close the
-    answers and open a second round, as in the class poll."""
+    answers and open a second round, as in the class poll. When the room moved (a button here, another tab), the
+    whole page is drawn again, so the story around it follows (a choice's options move into the bars)."""
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         poll_service.show_problem(error)
         return
     state = view.state
+    if state.version != version:
+        st.rerun(scope="app")
     number = live.scene_of(state.question_id)
     if number is None or view.counts is None or not view.counts.rounds:
         return
-    question = cached_question(number)
+    question = live_phone.question(number)
     tally = view.counts.rounds[-1]
     show_note()
     with st.container(key="live-status"):
         st.markdown(f"**{live.status_line(state.round_number, state.phase.value, sum(tally), state.voter_count)}**")
-    if question.kind == "choice" and not revealed:  # the phones list the options; the room sees them here too
-        st.markdown("  \n".join(f"**{live.letter(i)}.** {text}" for i, text in enumerate(question.options)))
     if state.phase in (Phase.CLOSED, Phase.REVEALED):
         spread_block(question, view, state.phase is Phase.REVEALED)
     with st.container(key="live-controls", horizontal=True, gap="small"):
         if state.phase is Phase.VOTING:
-            st.button("Show the answers", key="live.close", icon=":material/bar_chart:", on_click=_act,
+            st.button(_("Show the answers"), key="live.close", icon=":material/bar_chart:", on_click=_act,
                       args=(lambda: poll_service.poll().close_round(code, secret),),
-                      help="Closes the round and shows the room's spread, not the answer.")
+                      help=_("Closes the round and shows the room's spread, not the answer."))
         if state.phase is Phase.CLOSED and state.round_number == 1:
-            st.button("Vote again", key="live.revote", icon=":material/replay:", on_click=_act,
+            st.button(_("Vote again"), key="live.revote", icon=":material/replay:", on_click=_act,
                       args=(lambda: poll_service.poll().open_revote(code, secret),),
-                      help="After a talk with a neighbour: a second round of the same scene.")
+                      help=_("After a talk with a neighbour: a second round of the same scene. Every first answer "
+                             "counts again unless its student changes it."))
 
 
 def spread_block(question: live.Live, view: ProjectorView, revealed: bool) -> None:
-    """Every round's spread (a revote beside the first), the true value marked after the reveal."""
+    """Every round's spread (a revote beside the first, with how many changed), the true value marked after the
+    reveal: a number's as a chart, a choice's as a bar per option that names it."""
     rounds = view.counts.rounds
     big = projector.is_on()
+    if question.kind == "choice":
+        choice_bars(question, view, revealed)
+        return
     columns = st.columns(len(rounds)) if len(rounds) > 1 else [st.container()]
     for round_number, (column, tally) in enumerate(zip(columns, rounds, strict=True), start=1):
         with column.container(key=f"live-round-{round_number}"):
             if len(rounds) > 1:
-                st.markdown(f"**{poll_words.round_name(round_number)}**")
+                heading = poll_words.round_name(round_number)
+                if round_number == 2:
+                    heading = _("{round} · {changed}", round=heading,
+                                changed=live.changed_line(view.counts.changed, view.counts.added))
+                st.markdown(f"**{heading}**")
             st.markdown(live.spread_sentence(question, tally, revealed))  # a caption is hidden on the projector
             if sum(tally) or revealed:
-                height = SPREAD_HEIGHT[0] if big else SPREAD_HEIGHT[1]
-                if big and SCENES[question.number - 1].training:
-                    height = UNDER_CURVES_HEIGHT
-                figure = live_charts.spread_figure(question, tally, revealed, height=height)
-                panels.chart(figure, key=f"live.spread.{round_number}", config=layout.still_config(),
-                             max_height=height)
+                height = SPREAD_HEIGHT[0 if big else 1][0 if len(rounds) == 1 else 1]
+                figure = live_charts.spread_figure(question, tally, revealed, height=height,
+                                                   font=SPREAD_FONT[0] if big else SPREAD_FONT[1])
+                panels.chart(figure, key=f"live.spread.{round_number}.{current_language()}",
+                             config=layout.still_config(), max_height=height)
 
 
-# --- a student's phone ------------------------------------------------------------------------------------------
-
-
-def _vote(code: str, voter: str, question_index: int, round_number: int, option: int) -> None:
-    """Count the answer in the round open at the moment it arrives (a revote of the same scene takes it)."""
-    now = poll_service.poll().state(code)
-    same = now.phase is Phase.VOTING and now.question_index == question_index
-    poll_service.poll().vote(code, voter, question_index, now.round_number if same else round_number, option)
-
-
-def _send_number(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
-    question = cached_question(question_index + 1)
-    value = st.session_state.get(key)
-    if value is None:
-        _note("Type a number first, then press Send.")
-        return
-    option = question.nearest(value) if isinstance(value, int | float) else None
-    if option is None:
-        _note(f"Your answer must be a number from {question.options[0]} to {question.options[-1]}; nothing was "
-              "sent.")
-        return
-    _act(lambda: _vote(code, voter, question_index, round_number, option))
-    step = question.values[1] - question.values[0]
-    if st.session_state.get(NOTE_KEY) is None and abs(question.values[option] - value) > step * 1e-6:
-        _note(f"Counted as {question.options[option]}, the nearest step to {value:g}.")
-        st.session_state[key] = question.values[option]
-
-
-def _send_choice(code: str, voter: str, question_index: int, round_number: int, key: str) -> None:
-    question = cached_question(question_index + 1)
-    option = st.session_state.get(key)
-    if option is None:
-        return
-    if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < question.option_count:
-        _note("That is not one of this question's options, so nothing was sent.")
-        st.session_state[key] = None
-        return
-    _act(lambda: _vote(code, voter, question_index, round_number, option))
-
-
-def _option_label(question: live.Live, option: object) -> str:
-    """"A. Nothing …" for an option; a value that is no option (a forged client) is shown as it came."""
-    if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < question.option_count:
-        return f"{live.letter(option)}. {question.options[option]}"
-    return str(option)
-
-
-def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None) -> None:
-    """A scene's question on a student's phone, the answer box, and after the reveal the answer and the Lab link."""
-    number = live.scene_of(state.question_id)
-    question = cached_question(number)
-    scene = SCENES[number - 1]
-    words = cached_scene_text(number)
-    show_note()
-    st.markdown(f"**Scene {number} of {len(SCENES)} · {words.title}**")
-    st.markdown(question.ask)
-    key = f"{ANSWER_PREFIX}{state.question_index}.{state.round_number}"
-    voting = state.phase is Phase.VOTING
-    if question.kind == "number":
-        if key not in st.session_state:
-            st.session_state[key] = None if my_vote is None else question.values[my_vote]
-        low, high = question.values[0], question.values[-1]
-        step = question.values[1] - question.values[0]
-        with st.form(key=f"live-form-{state.question_index}-{state.round_number}", border=False,
-                     enter_to_submit=True):
-            st.number_input(f"Your prediction{f' ({question.unit_name})' if question.unit_name else ''}", min_value=low,
-                            max_value=high, step=step, key=key, format=f"%.{question.decimals}f",
-                            disabled=not voting, placeholder=f"{question.options[0]} to {question.options[-1]}")
-            st.form_submit_button("Send", icon=":material/send:", type="primary", disabled=not voting,
-                                  on_click=_send_number, args=(code, voter, state.question_index, state.round_number,
-                                                               key))
-    else:
-        if key not in st.session_state or st.session_state[key] not in (None, *range(question.option_count)):
-            st.session_state[key] = my_vote
-        st.radio("Your answer", list(range(question.option_count)), key=key, index=None, disabled=not voting,
-                 format_func=lambda i: _option_label(question, i), on_change=_send_choice,
-                 args=(code, voter, state.question_index, state.round_number, key))
-    mine = None if my_vote is None else question.say(my_vote)
-    if voting:
-        how = "send it" if question.kind == "number" else "tap it"
-        st.markdown(f"Sent: **{mine}**. You can change it until the lecturer shows the answers." if mine else
-                    f"Your answer counts once you {how}; you can change it until the answers are shown.")
-    elif state.phase is Phase.CLOSED:
-        told = f"You answered {mine}." if mine else "You did not answer this round."
-        st.info(f"Answers are closed. {told} Talk to your neighbour: why did you each answer as you did?",
-                icon=":material/forum:")
-    else:
-        if my_vote is None and state.round_number == 2:  # no answer in the revote: the first vote's stands
-            votes, __ = poll_service.attempt(lambda: poll_service.poll().my_votes(code, voter))
-            my_vote = (votes or {}).get((state.question_index, 1))
-            mine = None if my_vote is None else f"{question.say(my_vote)} in the first vote"
-        _revealed(question, words.answer, mine, my_vote, code, scene)
-
-
-def _revealed(question: live.Live, answer_text: str, mine: str | None, my_vote: int | None, code: str,
-              scene) -> None:
-    verdict = "" if my_vote is None else (" That counts as right." if question.right(my_vote) else
-                                           " That is off.")
-    said = f"You answered **{mine}**.{verdict}" if mine else "You did not answer."
-    st.success(f"**The answer: {question.truth_text}.** {said}", icon=":material/check_circle:")
-    st.markdown(answer_text)
-    view = {**projector.view_keys(None if scene.row is None else scene.row - 1, False), "room": code}
-    lab_button(scene.settings, "Explore this scene in the Lab", **view)
-
-
-def recap(code: str, voter: str) -> None:
-    """A student's predictions against the answers, scene by scene (their last round of each)."""
-    mine, error = poll_service.attempt(lambda: poll_service.poll().my_votes(code, voter))
-    if error is not None:
-        poll_service.show_problem(error)
-        return
-    lines = live.recap_lines(mine)
-    if not lines:
-        st.markdown("You did not answer any scene in this lecture.")
-        return
-    right = sum(line.right for line in lines)
-    st.markdown(f"**Your predictions: {right} of {len(lines)} right.**")
-    st.table([{"Scene": line.number, "You": line.mine, "Answer": line.truth, "": "✓" if line.right else "✗"}
-              for line in lines])
-
-
-def phone_ended(code: str, voter: str) -> None:
-    st.info("The lecturer has ended this lecture. Here is how your predictions went.", icon=":material/done_all:")
-    recap(code, voter)
+def choice_bars(question: live.Live, view: ProjectorView, revealed: bool) -> None:
+    """A choice's spread: for each round, a bar per option with its letter, its words and its count (the class poll's
+    bars), the right one marked after the reveal. The rounds of a revote follow each other, the second with how many
+    changed."""
+    for round_number, tally in enumerate(view.counts.rounds, start=1):
+        with st.container(key=f"live-round-{round_number}"):
+            heading = live.spread_sentence(question, tally, revealed)
+            if len(view.counts.rounds) > 1:
+                heading = _("{round}: {spread}", round=poll_words.round_name(round_number), spread=heading)
+            if round_number == 2:
+                heading = _("{heading} · {changed}", heading=heading,
+                            changed=live.changed_line(view.counts.changed, view.counts.added))
+            st.markdown(f"**{heading}**")
+            total = sum(tally)
+            for index, count in enumerate(tally):
+                label = poll_words.bar_label(live.letter(index), question.options[index], count, total,
+                                             right=question.right(index) if revealed else None)
+                st.progress(poll_words.share(count, total), text=label)

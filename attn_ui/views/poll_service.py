@@ -4,7 +4,9 @@ turned into sentences.
 - The Poll (an SQLAlchemy engine inside) is one `st.cache_resource` per database URL: every session of this app
   process shares its connection pool. Nothing about a room is kept in Python: every read is a query, so several
   app processes can serve one room.
-- The URL comes from Streamlit secrets (`poll_database_url`), else from ATTN_LAB_DATABASE_URL, else SQLite.
+- The URL comes from Streamlit secrets (`poll_database_url`), else from ATTN_LAB_DATABASE_URL, else SQLite. On
+  PostgreSQL, ATTN_LAB_DATABASE_SCHEMA names a schema of its own for the poll's tables (several courses, or test
+  runs, in one database); the public schema without it.
 - A browser is recognised without an account (see voter_id).
 
 Session state used here:
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import os
 import re
 import secrets
 import time
@@ -50,15 +53,27 @@ def database_url() -> str:
     return resolve_url(configured if isinstance(configured, str) and configured.strip() else None)
 
 
+SCHEMA_ENV = "ATTN_LAB_DATABASE_SCHEMA"
+
+
+def _schema() -> str | None:
+    name = os.environ.get(SCHEMA_ENV, "").strip()
+    return name if name and url_is_postgresql(database_url()) else None
+
+
+def url_is_postgresql(url: str) -> bool:
+    return url.startswith("postgresql")
+
+
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _poll_for(url: str) -> Poll:
+def _poll_for(url: str, schema: str | None = None) -> Poll:
     """One Poll per database for the whole app process. A failure is not cached, so the next run tries again."""
-    return Poll(open_store(url))
+    return Poll(open_store(url, schema=schema))
 
 
 def process_poll() -> Poll:
     """The shared Poll outside any session (the phones' HTTP route): the same engine the pages use."""
-    return _poll_for(database_url())
+    return _poll_for(database_url(), _schema())
 
 
 def poll() -> Poll:
@@ -68,7 +83,7 @@ def poll() -> Poll:
     if not isinstance(url, str):
         url = st.session_state[URL_KEY] = database_url()
     try:
-        return _poll_for(url)
+        return _poll_for(url, _schema())
     except StorageError:
         raise
     except DatabaseError as error:  # e.g. a server that refuses the connection at start

@@ -7,6 +7,7 @@ attn_ui/words/scenes.py (FACTS).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -14,12 +15,13 @@ import streamlit as st
 
 from attn_core import Result
 from attn_core.lessons import masks as mask_lessons
-from attn_ui.figures import head_charts, layout, mask_charts
+from attn_lang import _, number
+from attn_ui.figures import head_charts, layout, maps, mask_charts, plotly_fast
 from attn_ui.figures.maps import attention_map
 from attn_ui.views import train_view
 from attn_ui.widgets import panels, projector
 from attn_ui.words import mask_words
-from attn_ui.words.scenes import LATER_WORD, MEMORY, Scene
+from attn_ui.words.scenes import LATER_WORD, MEMORY, VALUE_COLUMN, Scene, value_givens
 
 
 def _row(scene: Scene) -> int | None:
@@ -29,6 +31,7 @@ def _row(scene: Scene) -> int | None:
 def _map(scene: Scene, result: Result, style: layout.MapStyle | None = None) -> None:
     big = projector.is_on()
     style = style if big and style else projector.map_style(big, scene=True)
+    panels.empty_rows_notice(result)  # a row with nothing to look at: the warning its answer speaks of
     panels.attention_panel(result, _row(scene), style=style, sentence=not big)
     panels.legend(result)
 
@@ -99,3 +102,44 @@ BOARDS: Mapping[str, Callable[[Scene, Result], None]] = MappingProxyType({
 
 def draw(scene: Scene, result: Result) -> None:
     BOARDS[scene.kind](scene, result)
+
+
+# --- what a question step shows: the givens a student needs, never the answer -------------------------------------
+
+SHADES_HEIGHT = (380, 330)  # px of the map in shades at a question step, on the projector and off it
+
+
+def shades_spec(result: Result, row: int | None, style: layout.MapStyle) -> dict:
+    """The map of the head in view as colours only: no number in a cell or in a hover, a colour bar to read them by."""
+    spec = maps.attention_map_spec(result, selected_row=row, style=dataclasses.replace(
+        style, cell_text=False, show_scale=True))
+    for trace in spec["data"]:
+        if trace.get("name") == "cells":
+            trace.update(text=[""] * len(trace["text"]), hovertext=None, hoverinfo="skip", hovertemplate=None)
+    return spec
+
+
+def _shades(scene: Scene, result: Result) -> None:
+    big = projector.is_on()
+    style = dataclasses.replace(projector.map_style(big, scene=True), height=SHADES_HEIGHT[0 if big else 1])
+    st.caption(_("The row's weights in shades of colour: the colour bar reads them from 0 to 1."))
+    panels.chart(plotly_fast.ReadyFigure(shades_spec(result, _row(scene), style)), key="scene.shades",
+                 config=layout.still_config(), max_height=SHADES_HEIGHT[0])
+
+
+def _values_given(scene: Scene, result: Result) -> None:
+    rows = [{_("word"): word, _("weight"): number(weight, ".2f"),
+             _("value's number {column}", column=VALUE_COLUMN): number(value, ".2f")}
+            for word, weight, value in value_givens(scene, result)]
+    panels.table(rows, hide_index=True)
+
+
+# the scene's `givens` -> what its question step draws (words.scenes.GIVENS names them); read-only
+GIVEN_BOARDS: Mapping[str, Callable[[Scene, Result], None]] = MappingProxyType({
+    "": lambda scene, result: None, "shades": _shades, "values": _values_given,
+})
+
+
+def givens(scene: Scene, result: Result) -> None:
+    """At a scene's question: what a student needs to answer it, without the answer."""
+    GIVEN_BOARDS[scene.givens](scene, result)

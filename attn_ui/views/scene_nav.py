@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from attn_lang import _
 from attn_ui.widgets import look
 
 NEXT_KEYS = ("Right", "Down", "Space")  # besides PageDown on the visible Next
@@ -27,7 +28,7 @@ BACK_KEYS = ("Left", "Up")  # besides PageUp on the visible Back
 def _show(number: int, revealed: bool) -> None:
     """Write the step in one message, so one press is one history entry: two writes (scene, then reveal) made two,
     and the browser's Back then showed a step nobody saw (the next scene with the last one's answer flag)."""
-    kept = {key: st.query_params.get_all(key)[-1] for key in st.query_params if key not in ("scene", "reveal")}
+    kept = {key: st.query_params.get_all(key)[-1] for key in st.query_params if key not in ("scene", "reveal", "host")}
     st.query_params.from_dict({**kept, "scene": str(number), **({"reveal": "1"} if revealed else {})})
 
 
@@ -43,22 +44,25 @@ def scene_nav(number: int, count: int, revealed: bool = True, beside: Callable[[
     draws one small control next to "Scene n of N" (the live lecture's Go live or its badge)."""
     back_to, forward_to = steps(number, count, revealed)
     back, where, forward = st.columns([1, 1.2, 1], vertical_alignment="center", gap="small")
-    back.button("Back", icon=":material/arrow_back:", key="scenes.back", width="stretch", shortcut="PageUp",
+    back.button(_("Back"), icon=":material/arrow_back:", key="scenes.back", width="stretch", shortcut="PageUp",
                 disabled=back_to is None, on_click=_show, args=back_to or (number, revealed))
     with where.container(key="scene-where", horizontal=True, horizontal_alignment="center",
                          vertical_alignment="center", gap="small"):
-        st.markdown(f"**Scene {number} of {count}**", text_alignment="center", width="content")
+        st.markdown(_("**Scene {number} of {count}**", number=number, count=count), text_alignment="center",
+                    width="content")
         if beside is not None:
             beside()
-    forward.button("Next", icon=":material/arrow_forward:", icon_position="right", key="scenes.next",
+    forward.button(_("Next"), icon=":material/arrow_forward:", icon_position="right", key="scenes.next",
                    width="stretch", shortcut="PageDown", type="primary", disabled=forward_to is None,
                    on_click=_show, args=forward_to or (number, revealed),
-                   help="Shows the answer, then moves to the next scene")
+                   help=_("Shows the answer, then moves to the next scene"))
     look.apply_scene_keys_look()
     with st.container(key="scenes-keys", horizontal=True):
         for key in NEXT_KEYS:
-            st.button(f"Forward ({key})", key=f"scenes.next.{key.lower()}", shortcut=key, disabled=forward_to is None,
+            st.button(_("Forward ({key})", key=key), key=f"scenes.next.{key.lower()}", shortcut=key,
+                      disabled=forward_to is None,
                       on_click=_show, args=forward_to or (number, revealed))
         for key in BACK_KEYS:
-            st.button(f"Previous ({key})", key=f"scenes.back.{key.lower()}", shortcut=key, disabled=back_to is None,
+            st.button(_("Previous ({key})", key=key), key=f"scenes.back.{key.lower()}", shortcut=key,
+                      disabled=back_to is None,
                       on_click=_show, args=back_to or (number, revealed))

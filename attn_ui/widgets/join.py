@@ -16,9 +16,11 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
+from attn_lang import _
 from attn_poll.codes import normalise_room_code
 from attn_poll.errors import PollError
 from attn_poll.qr import qr_png
+from attn_ui.widgets import lang
 
 ROOM_KEY = "poll.room"
 SHOW_KEY = "poll.showjoin"
@@ -60,15 +62,15 @@ def remembered() -> JoinLink | None:
 def show_qr(link: JoinLink, width: int) -> None:
     # PNG, not the default JPEG: compression blurs the modules' edges, and a phone across a hall needs them sharp.
     st.image(qr_png(link.url), width=width, output_format="PNG",
-             alt=f"QR code of the join link for room {link.code}")
+             alt=_("QR code of the join link for room {code}", code=link.code))
 
 
 def join_card(link: JoinLink, *, qr_width: int = 220) -> None:
     """The room code, the short link and the QR code, in a box of its own."""
     with st.container(key="poll-join", border=True):
-        st.markdown("**Join the class poll**")
-        st.markdown(f"Room code: **{link.code}**")
-        st.markdown(f"Go to `{link.short}`, or scan the code.")
+        st.markdown(_("**Join the class poll**"))
+        st.markdown(_("Room code: **{code}**", code=link.code))
+        st.markdown(_("Go to `{address}`, or scan the code.", address=link.short))
         show_qr(link, qr_width)
 
 
@@ -82,13 +84,20 @@ def join_switch() -> None:
     if link is None:
         return
     st.session_state[SWITCH_KEY] = bool(st.session_state.get(SHOW_KEY, False))
-    st.toggle("Show the poll's join code", key=SWITCH_KEY, on_change=_keep_choice,
-              help="The QR code and link of the class poll room you opened, for late arrivals.")
+    st.toggle(_("Show the poll's join code"), key=SWITCH_KEY, on_change=_keep_choice,
+              help=_("The QR code and link of the class poll room you opened, for late arrivals."))
     if st.session_state[SWITCH_KEY]:
         join_card(link)
 
 
 LECTURE_VIEW_KEY = "room"  # on the Lab: the live lecture a phone opened it from
+FOLLOW_KEY = "live.phone.room"  # the live lecture this session follows as a student while it runs (live_phone)
+
+
+def following_lecture() -> str | None:
+    """The live lecture this session follows as a student while it runs, or None."""
+    code = st.session_state.get(FOLLOW_KEY)
+    return code if isinstance(code, str) and code else None
 
 
 def lecture_view() -> dict[str, str]:
@@ -107,5 +116,5 @@ def back_to_lecture() -> None:
     returns to the lecture's current scene."""
     kept = lecture_view()
     if kept:
-        st.page_link("pages/10_Class_poll.py", label="Back to the lecture", icon=":material/cast_connected:",
-                     query_params={"room": kept[LECTURE_VIEW_KEY]})
+        st.page_link("pages/10_Class_poll.py", label=_("Back to the lecture"), icon=":material/cast_connected:",
+                     query_params={"room": kept[LECTURE_VIEW_KEY], **lang.url_view()})

@@ -29,7 +29,7 @@ UNKNOWN = N_("The app does not speak {value} yet, so it stays in {name}.")
 
 def _session_language() -> str | None:
     """The language of the session being drawn, for attn_lang (None outside a session: English)."""
-    ctx = get_script_run_ctx()
+    ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None:
         return None
     try:

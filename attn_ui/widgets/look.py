@@ -142,9 +142,10 @@ PANELS = ":is(.st-key-lab-panel, .st-key-scene-panel)"  # the map's column, in t
 
 # the big-map pages (a scene at its question has an empty board, which is not drawn: its story marks it); lessons
 # keep more
-LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story))"
+LAB_OR_SCENE = ".stApp:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story, .st-key-live-join-screen))"
 MAIN = '[data-testid="stMain"]'
-OTHER_PAGES = ".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story)))"  # they scroll
+OTHER_PAGES = (".stApp:not(:has(:is(.st-key-lab-panel, .st-key-scene-panel, .st-key-scene-story, "
+               ".st-key-live-join-screen)))")  # they scroll
 BODY = "1.4rem"  # 22.4 px: the smallest text projector mode leaves in the main area
 
 # (selector, what it is): hidden while projector mode is on
@@ -314,7 +315,8 @@ def apply_projector_look() -> None:
 # tabs onto one sees the row appear, like a skip link.
 SCENE_KEYS_CSS = """
 <style>
-.st-key-scenes-keys:not(:focus-within) { position: absolute !important; width: 1px !important; height: 1px !important;
+.st-key-scenes-keys:not(:focus-within), .st-key-scenes-keys-live:not(:focus-within) { position: absolute !important;
+  width: 1px !important; height: 1px !important;
   overflow: hidden !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
 .st-key-scenes-keys { gap: 0.5rem !important; }
 </style>

@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from attn_lang import N_, _
-from attn_ui.widgets import lang
+from attn_ui.widgets import join, lang
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: attn_ui/widgets/nav.py -> ../../..
 
@@ -27,9 +27,24 @@ PAGES = (
 )
 
 
+SCENES_PAGE = "pages/9_Lecture_scenes.py"
+
+
 def listed_pages() -> tuple[tuple[str, str, str], ...]:
     """The pages whose file exists, in reading order, their labels in the session's language."""
     return tuple((script, _(label), icon) for script, label, icon in PAGES if (ROOT / script).is_file())
+
+
+def menu_pages() -> tuple[tuple[str, str, str], ...]:
+    """The pages a menu offers: all of them, but the Lecture scenes while this session follows a live lecture on a
+    phone (their revealed steps hold every answer the room is asked for)."""
+    hidden = {SCENES_PAGE} if join.following_lecture() else set()
+    return tuple(page for page in listed_pages() if page[0] not in hidden)
+
+
+def _links() -> None:
+    for script, label, icon in menu_pages():
+        st.page_link(script, label=label, icon=icon)
 
 
 def sidebar_nav() -> None:
@@ -38,12 +53,18 @@ def sidebar_nav() -> None:
     lang.document_language()
     with st.sidebar:
         st.markdown(f"**{_(APP_NAME)}**")
-        for script, label, icon in listed_pages():
-            st.page_link(script, label=label, icon=icon)
+        _links()
         lang.menu()
     note = lang.note()
     if note:
         st.info(note, icon=":material/translate:")
+
+
+def page_menu() -> None:
+    """The pages and the language as one corner control, for projector mode, where the sidebar is hidden."""
+    with st.popover(_("Pages"), icon=":material/menu:", key="page-menu"):
+        _links()
+        lang.menu(key="app.lang.menu.corner")
 
 
 APP_NAME = N_("Attention Lab")

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from attn_ui.figures import layout
-from attn_ui.widgets import look
+from attn_ui.widgets import look, nav
 
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
@@ -99,10 +99,12 @@ def page_mode(switch: bool = True) -> bool:
 
 
 def page_switch() -> None:
-    """The page's projector switch: in the sidebar, or (projector mode, no sidebar) here, in the page's flow."""
+    """The page's projector switch: in the sidebar, or (projector mode, no sidebar) here, in the page's flow, with the
+    page menu beside it."""
     if is_on():
-        with st.container(key="page-mode"):
+        with st.container(key="page-mode", horizontal=True, vertical_alignment="center", gap="small"):
             projector_switch(PAGE_SWITCH_KEY)
+            nav.page_menu()
     else:
         with st.sidebar:
             projector_switch(PAGE_SWITCH_KEY)

@@ -6,8 +6,10 @@ what the client sent: a value of another type (a string for pills, a number for 
 raises inside Streamlit, in every later run of that session. install() wraps every widget's deserializer so
 that such a value is read as the widget's default instead, as if nothing had been sent, and keeps the value type
 the widget registered (Streamlit would adopt the client's and fail to write the value back); the page code then
-checks values of the right type itself (an unknown radio option, say). Installed once per process, on import
-of attn_ui.widgets.
+checks values of the right type itself (an unknown radio option, say). A widget state whose id is no element id
+(a crafted message naming a session key, `poll.host` say) is dropped as it arrives: Streamlit would take it for a
+widget without metadata and raise a KeyError in the next widget's registration. Installed once per process, on
+import of attn_ui.widgets.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from streamlit.runtime.state import session_state as _session_state
+from streamlit.runtime.state.common import is_element_id
 
 UNREADABLE = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError)  # JSON errors are ValueError
 
@@ -69,6 +72,13 @@ def install() -> None:
     def guarded_session_set(self, metadata) -> None:
         original_session_set(self, _guard_metadata(metadata))
 
+    original_from_proto = _session_state.WStates.set_widget_from_proto
+
+    def element_states_only(self, widget_state) -> None:
+        if isinstance(getattr(widget_state, "id", None), str) and is_element_id(widget_state.id):
+            original_from_proto(self, widget_state)  # no real client sends anything else
+
     _session_state.WStates.set_widget_metadata = guarded_states_set
     _session_state.SessionState._set_widget_metadata = guarded_session_set
+    _session_state.WStates.set_widget_from_proto = element_states_only
     _session_state.attn_guarded = True

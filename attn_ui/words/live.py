@@ -1,13 +1,16 @@
 """What the room predicts in a live lecture: one question a scene, answerable on a phone, scored by the core.
 
 Going live on the Lecture scenes page opens a class-poll room with one question per scene (question id
-`scene:<n>`). A scene asks either for a number (`Guess`: a grid of answers from `low` to `high` in `step`s, so a
-prediction is stored as a poll option, its index on the grid) or for one of a few options (`Pick`).
+`scene:<n>`). The question is the scene's own (attn_ui/words/scenes.py): the projector and every phone ask the same
+words. A scene asks either for a number (`Guess`: a grid of answers from `low` to `high` in `step`s, so a prediction
+is stored as a poll option, its index on the grid) or for one of a few options (`Pick`).
 
-The true value is never written here: a Guess names the scene fact (attn_ui/words/scenes.py, computed from the core
-at run time) that the revealed text states, and a Pick's right option is decided from the core by a rule. Each
-Guess declares its tolerance and why; tests/ui/test_live_questions.py checks every scene: the value scored against
-is the number its revealed text shows, the grid holds it, a Pick has exactly one right option.
+The true value is never written here: a Guess names the scene fact (computed from the core at run time) that the
+revealed text states, and a Pick's right option is decided from the core by a rule. Each Guess declares its
+tolerance and, beside it, why; tests/ui/test_live_questions.py checks every scene: the value scored against is the
+number its revealed text shows, the grid holds it, each tolerance holds at its edges, a Pick has exactly one right
+option. Scoring never depends on the language: the numbers are read from the facts as English writes them, and a
+phone's answer is stored as a grid index or an option's position.
 """
 
 from __future__ import annotations
@@ -25,33 +28,56 @@ import numpy as np
 from attn_core import compute
 from attn_core.lessons import masks as mask_lessons
 from attn_core.training import PRESETS, measures
+from attn_lang import DEFAULT, N_, _, _n, number, using
 from attn_ui.words.scenes import SCENES, Scene, SceneWords, scene_facts, scene_words
 
 SCENE_PREFIX = "scene:"  # + the scene's number, from 1: a lecture room's question ids
 
 
 @dataclass(frozen=True)
+class Unit:
+    """How a number is said with its unit, in the run's language: "15 cells", "29%", "0.69 of the row's weight"."""
+
+    phrase: Callable[[float, str], str]  # (value, the value as text) -> the phrase
+    label: Callable[[], str]  # the unit alone, for the answer box's label ("" for none)
+
+
+PLAIN = Unit(lambda value, text: text, lambda: "")
+GUESSES = Unit(lambda value, text: _n("{number} right guess", "{number} right guesses", value, number=text),
+               lambda: _("right guesses"))
+CELLS = Unit(lambda value, text: _n("{number} cell", "{number} cells", value, number=text), lambda: _("cells"))
+OUTPUTS = Unit(lambda value, text: _n("{number} output", "{number} outputs", value, number=text), lambda: _("outputs"))
+WEIGHTS = Unit(lambda value, text: _n("{number} weight", "{number} weights", value, number=text), lambda: _("weights"))
+COLUMNS = Unit(lambda value, text: _n("{number} column", "{number} columns", value, number=text), lambda: _("columns"))
+NUMBERS = Unit(lambda value, text: _n("{number} number", "{number} numbers", value, number=text), lambda: _("numbers"))
+HEADS = Unit(lambda value, text: _n("{number} head", "{number} heads", value, number=text), lambda: _("heads"))
+TIMES = Unit(lambda value, text: _n("{number} time as much", "{number} times as much", value, number=text),
+             lambda: _("times as much"))
+PERCENT = Unit(lambda value, text: _("{number}%", number=text), lambda: "%")
+ROW_SHARE = Unit(lambda value, text: _("{number} of the row's weight", number=text), lambda: _("of the row's weight"))
+OWN_SHARE = Unit(lambda value, text: _("{number} of its weight", number=text), lambda: _("of its weight"))
+
+
+@dataclass(frozen=True)
 class Guess:
     """A numeric prediction, scored as right when it is within `tolerance` of the fact `fact`."""
 
-    ask: str  # what the phone asks, one short sentence (a template over the scene's facts)
     fact: str  # the scene fact that the revealed text states, in bold or in words
-    unit: str  # said after the number: CELLS, "of the row's weight"
+    unit: Unit
     low: float
     high: float | str  # a number, or a fact's name (the grid ends at that count, e.g. the open weights)
     step: float
     tolerance: float
-    why: str  # why this tolerance: shown beside the share in the lecture's CSV and the projector's spread
+    why: str  # why this tolerance, one line (a template over the facts): shown in the CSV and the docs
 
 
 @dataclass(frozen=True)
 class Pick:
     """One of a few options; `right` decides from the core which one is true."""
 
-    ask: str
-    options: tuple[str, ...]  # templates over the scene's facts
+    options: tuple[str, ...]  # templates over the scene's facts; () for the words the scene's row may look at
     right: Callable[[Scene, Mapping[str, str]], int]
-    why: str = "One option is right; only it counts."
+    why: str = N_("One option is right; only it counts.")
 
 
 LiveQuestion = Guess | Pick
@@ -62,13 +88,13 @@ class Live:
     """A scene's live question with its facts filled in: what the phone draws and the projector scores."""
 
     number: int  # the scene, from 1
-    ask: str
+    ask: str  # the scene's question, word for word as the projector shows it
     kind: str  # "number" or "choice"
     options: tuple[str, ...]  # a choice's options; a number's grid values, formatted
     values: tuple[float, ...]  # a number's grid values (empty for a choice)
     answer: int | None  # a choice's right option
     truth: float | None  # a number's true value
-    unit: str
+    unit: Unit
     tolerance: float
     why: str
 
@@ -77,8 +103,12 @@ class Live:
         return len(self.options)
 
     @property
+    def step(self) -> float:
+        return self.values[1] - self.values[0] if len(self.values) > 1 else 1.0
+
+    @property
     def decimals(self) -> int:
-        return 0 if not self.values else _decimals(self.values[1] - self.values[0])
+        return 0 if not self.values else _decimals(self.step)
 
     def right(self, option: int) -> bool:
         """Is this option (a grid index for a number) counted as right?"""
@@ -90,26 +120,29 @@ class Live:
         """An option as the screen says it: the choice's text, or the number with its unit."""
         if self.kind == "choice":
             return self.options[option]
-        return with_unit(self.options[option], self.values[option], self.unit)
+        return self.unit.phrase(self.values[option], self.options[option])
+
+    def say_number(self, value: float, decimals: int | None = None) -> str:
+        """Any value on this question's scale, with its unit: a median, a tolerance."""
+        return self.unit.phrase(value, format_number(value, self.decimals if decimals is None else decimals))
 
     @property
     def truth_text(self) -> str:
         if self.kind == "choice":
             return self.options[self.answer]
-        return with_unit(format_number(self.truth, self.decimals), self.truth, self.unit)
+        return self.say_number(self.truth)
 
     @property
     def unit_name(self) -> str:
-        """The unit as a label says it (the plural of a count): "right guesses", "%"."""
-        return self.unit.split("|")[-1]
+        """The unit as the answer box's label says it: "right guesses", "%", or ""."""
+        return self.unit.label()
 
     def nearest(self, value: float) -> int | None:
         """The grid index of a typed number, or None when it is not a finite number on the grid's span."""
         if not self.values or not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
             return None
-        step = self.values[1] - self.values[0]
-        index = round((value - self.values[0]) / step)
-        if not 0 <= index < len(self.values) or abs(self.values[index] - value) > step / 2 + 1e-9:
+        index = round((value - self.values[0]) / self.step)
+        if not 0 <= index < len(self.values) or abs(self.values[index] - value) > self.step / 2 + 1e-9:
             return None
         return index
 
@@ -124,21 +157,28 @@ def letter(index: int) -> str:
     return chr(ord("A") + index)
 
 
-def with_unit(text: str, value: float, unit: str) -> str:
-    """A number and its unit: "1 cell", "15 cells", "29%", "0.69 of the row's weight"."""
-    one, __, many = unit.rpartition("|") if "|" in unit else ("", "", unit)
-    word = one if one and value == 1 else many
-    if not word:
-        return text
-    return f"{text}{word}" if word == "%" else f"{text} {word}"
-
-
 def format_number(value: float, decimals: int) -> str:
-    return f"{value:.{decimals}f}"
+    """A value with `decimals` decimals, in the run's language ("0.69", "0,69")."""
+    return number(value, f".{decimals}f")
+
+
+NUMBER_TYPED = re.compile(r"\s*([+\-−]?)\s*(\d+(?:[.,]\d*)?|[.,]\d+)\s*%?\s*")
+
+
+def read_typed(text: object) -> float | None:
+    """A number as a student types it on a phone, with either decimal sign: "0,69", "0.69", " 12 ", "-0,5", "29 %".
+    None for anything else (a second sign, letters, "1.000,5", an empty box)."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    found = NUMBER_TYPED.fullmatch(text)
+    if found is None:
+        return None
+    sign = -1.0 if found.group(1) in ("-", "−") else 1.0
+    return sign * float(found.group(2).replace(",", "."))
 
 
 def fact_number(text: str) -> float:
-    """A fact as a number: "29%" -> 29, "1,024" -> 1024, "0.69" -> 0.69."""
+    """A fact as English writes it, as a number: "29%" -> 29, "1,024" -> 1024, "0.69" -> 0.69."""
     found = re.fullmatch(r"\s*(-?[0-9][0-9,]*(?:\.[0-9]+)?)\s*%?\s*", text)
     if found is None:
         raise ValueError(f"not a number: {text!r}")
@@ -210,87 +250,61 @@ def _repeat_course(scene: Scene, facts: Mapping[str, str]) -> int:
 
 
 ROUTE_ORDER = ("neg_inf", "zero_after", "renormalize", "zero_score")
-COUNT = "A count: only the exact number is right."
-# units: one|more than one
-GUESSES = "right guess|right guesses"
-CELLS = "cell|cells"
-OUTPUTS = "output|outputs"
-WEIGHTS = "weight|weights"
-COLUMNS = "column|columns"
-NUMBERS = "number|numbers"
-HEADS = "head|heads"
+COUNT = N_("A count: only the exact number is right.")
 
-# scene number -> its live question; read-only
+# scene number -> its live question; read-only. The question's words are the scene's own (scene.question).
 QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
-    1: Guess("How many of the {positions} next words does the peeking head guess right?", "hits", GUESSES,
-             0, "positions", 1, 0, COUNT),
-    2: Guess("With the causal mask on, how many right guesses are left?", "hits", GUESSES, 0, "positions", 1,
-             0, COUNT),
-    3: Guess("No mask: what share of row {row}'s weight lands on the words after *{row_word}*?", "future_share",
-             "of the row's weight", 0, 1, 0.05, 0.10,
-             "A share read off a map of shades: within 0.10 of the true share counts as right."),
-    4: Guess("How many cells of the {length} × {length} map go grey with the causal mask?", "masked", CELLS, 0, 36, 1,
-             0, COUNT),
-    5: Guess("What weight does *{row_word}*, the first word, give itself with the mask on?", "self_weight",
-             "of its weight", 0, 1, 0.05, 0,
-             "The mask leaves exactly one key, so the weight is exact: only that value is right."),
-    6: Pick("What does the causal mask change in the row of *{row_word}*, the last word?",
-            ("Nothing: its weights stay as they were", "Its later weights become zero",
-             "Its weights are shared by fewer words", "The whole row becomes zero"), _last_row_unchanged),
-    7: Guess("Word {position} becomes *{new_word}*. With the mask on, how many outputs of the {earlier} earlier words "
-             "change?", "mask_changed", OUTPUTS, 0, "earlier", 1, 0, COUNT),
-    8: Pick("Row {row}: which way of removing the blocked cells still leaves weight on the future?",
-            ("−∞ before the softmax", "Zero after the softmax", "Zero after the softmax, then renormalise",
-             "A score of zero before the softmax"), _leaking_route),
-    9: Guess("Exps {exp_first} and {exp_second} for the real words, and a PAD whose score was set to zero: what "
-             "percent of the weight does the PAD get?", "pad_percent", "%", 0, 100, 1, 3,
-             "Worked by hand from exps given to two decimals: within 3 percentage points counts as right."),
-    10: Guess("Blocked weights zeroed after the softmax: what does row {row} add up to?", "row_sum", "", 0, 1, 0.05,
-              0.10, "Any sum well below one shows the trap: within 0.10 of the true sum counts as right."),
-    11: Guess("*one* and *step* are PAD, no causal mask: how many cells does padding block?", "padding", CELLS, 0, 36,
-              1, 0, COUNT),
-    12: Guess("Padding and the causal mask together: how many cells are masked in all?", "masked", CELLS, 0, 36, 1,
-              0, COUNT),
-    13: Pick("The first word is PAD and the mask is on. What can row {row}, *{row_word}*, look at?",
-             ("Only itself", "Nothing at all", "Every real word", "The words after it"), _empty_row),
-    14: Guess("Dropout p = {p} in training: how many of the {legal} open weights does this pattern drop?", "dropped",
-              WEIGHTS, 0, "legal", 1, 3,
-              "The pattern is random: about p × {legal} are dropped, give or take {drop_sd} (one standard "
-              "deviation), so within 3 of this pattern's count counts as right."),
-    15: Pick("No rescale after dropout: what do the rows add up to?",
-             ("Exactly one, every row", "At most one, some rows less", "Up to two, some rows more than one"),
-             _without_rescale),
-    16: Guess("Over {rolls} re-rolls with p = {p} and no rescale: what does a row add up to on average?",
-              "mean_without", "", 0, 1, 0.05, 0.05,
-              "An average of {rolls} random rows sits within about 0.02 of its expectation: within 0.05 counts as "
-              "right."),
-    17: Guess("Inference, p still {p}: how many cells are dropped?", "dropped", CELLS, 0, 36, 1, 0, COUNT),
-    18: Guess("d_model = {d_model} cut into {heads} heads: how many columns does each head get?", "d_head", COLUMNS,
-              1, "d_model", 1, 0, COUNT),
-    19: Pick("Head {view}: will *{row_word}* weigh the words as it did in head {previous}?",
-             ("Yes, the same weights", "No, different weights"), _head_differs),
-    20: Pick("Head {view}: which word does *{row_word}* lean on most?", (), _top_word),
-    21: Guess("After the last head, how many numbers wide is each word's output before W_o?", "d_model", NUMBERS, 1,
-              48, 1, 0, COUNT),
-    22: Guess("In the concatenation, at which column does the second head's output start?", "second_first",
-              "", 1, "d_model", 1, 0, COUNT),
-    23: Guess("Without W_o, how many heads does each output column hear?", "alone", HEADS, 0, "heads", 1, 0, COUNT),
-    24: Guess("Double GPT-2's context of {context}: how many times as much memory do the scores take?", "ratio",
-              "times as much", 1, 16, 1, 0, COUNT),
-    25: Guess("Row {row}, *{row_word}*: what is the first number of its output?", "context_first", "", -1, 1, 0.05,
-              0.10, "A weighted sum of three numbers done by hand: within 0.10 counts as right."),
-    26: Pick("Two tiny models, one with the causal mask and one without: which is true?",
-             ("The unmasked loss falls lower; only the masked model writes sentences",
-              "The masked loss falls lower; only the masked model writes sentences",
-              "The unmasked loss falls lower; only the unmasked model writes sentences",
-              "The masked loss falls lower; only the unmasked model writes sentences"), _mask_training),
-    27: Pick("Random tokens with a stretch that comes back: how does the loss on the repeat fall?",
-             ("Smoothly, from the first steps", "It stalls near chance, then drops"), _repeat_course),
+    1: Guess("hits", GUESSES, 0, "positions", 1, 0, COUNT),
+    2: Guess("hits", GUESSES, 0, "positions", 1, 0, COUNT),
+    3: Guess("future_share", ROW_SHARE, 0, 1, 0.05, 0.10,
+             N_("A share read off a map of shades: within 0.10 of the true share counts as right.")),
+    4: Guess("masked", CELLS, 0, 36, 1, 0, COUNT),
+    5: Guess("self_weight", OWN_SHARE, 0, 1, 0.05, 0,
+             N_("The mask leaves exactly one key, so the weight is exact: only that value is right.")),
+    6: Pick((N_("Nothing: its weights stay as they were"), N_("Its later weights become zero"),
+             N_("Its weights are shared by fewer words"), N_("The whole row becomes zero")), _last_row_unchanged),
+    7: Guess("mask_changed", OUTPUTS, 0, "earlier", 1, 0, COUNT),
+    8: Pick((N_("−∞ before the softmax"), N_("Zero after the softmax"),
+             N_("Zero after the softmax, then renormalise"), N_("A score of zero before the softmax")),
+            _leaking_route),
+    9: Guess("pad_percent", PERCENT, 0, 100, 1, 3,
+             N_("One division by hand from exps given to two decimals: within 3 percentage points counts as "
+                "right.")),
+    10: Guess("row_sum", PLAIN, 0, 1, 0.01, 0.01,
+              N_("One minus the share the question gives, both rounded to two decimals: within 0.01 counts as "
+                 "right.")),
+    11: Guess("padding", CELLS, 0, 36, 1, 0, COUNT),
+    12: Guess("masked", CELLS, 0, 36, 1, 0, COUNT),
+    13: Pick((N_("Only itself"), N_("Nothing at all"), N_("Every real word"), N_("The words after it")), _empty_row),
+    14: Guess("expected", WEIGHTS, 0, "legal", 0.5, 0.5,
+              N_("An expected count, p × {legal} = {expected}: the whole numbers either side of it count as "
+                 "right too.")),
+    15: Pick((N_("Exactly one, every row"), N_("At most one, some rows less"),
+              N_("Up to two, some rows more than one")), _without_rescale),
+    16: Guess("mean_without", PLAIN, 0, 1, 0.05, 0.05,
+              N_("An average of {rolls} random rows sits within about 0.02 of its expectation: within 0.05 counts "
+                 "as right.")),
+    17: Guess("dropped", CELLS, 0, 36, 1, 0, COUNT),
+    18: Guess("d_head", COLUMNS, 1, "d_model", 1, 0, COUNT),
+    19: Pick((N_("Yes, the same weights"), N_("No, different weights")), _head_differs),
+    20: Pick((), _top_word),
+    21: Guess("d_model", NUMBERS, 1, 48, 1, 0, COUNT),
+    22: Guess("second_first", PLAIN, 1, "d_model", 1, 0, COUNT),
+    23: Guess("alone", HEADS, 0, "heads", 1, 0, COUNT),
+    24: Guess("ratio", TIMES, 1, 16, 1, 0, COUNT),
+    25: Guess("value_pick", PLAIN, -1, 1, 0.01, 0.02,
+              N_("Worked by hand from numbers rounded to two decimals, which can move the sum by up to 0.02: "
+                 "within 0.02 counts as right.")),
+    26: Pick((N_("The unmasked loss falls lower; only the masked model writes sentences"),
+              N_("The masked loss falls lower; only the masked model writes sentences"),
+              N_("The unmasked loss falls lower; only the unmasked model writes sentences"),
+              N_("The masked loss falls lower; only the unmasked model writes sentences")), _mask_training),
+    27: Pick((N_("Smoothly, from the first steps"), N_("It stalls near chance, then drops")), _repeat_course),
 })
 
 
 def scene_text(number: int) -> SceneWords:
-    """Scene `number`'s title, question and answer (scenes.scene_words)."""
+    """Scene `number`'s title, question and answer in the run's language (scenes.scene_words)."""
     return scene_words(SCENES[number - 1])
 
 
@@ -307,33 +321,29 @@ def scene_of(question_id: str | None) -> int | None:
     return int(tail) if tail.isascii() and tail.isdigit() and 1 <= int(tail) <= len(SCENES) else None
 
 
-def _spread_facts(scene: Scene) -> dict[str, str]:
-    """What a tolerance's reason quotes besides the scene's facts: a fair dropout draw's standard deviation."""
-    result = compute(scene.settings)
-    p, legal = scene.settings.dropout, int((~result.blocked[0]).sum())
-    return {"drop_sd": f"{math.sqrt(legal * p * (1 - p)):.1f}"}
-
-
 def _bound(value: float | str, facts: Mapping[str, str]) -> float:
     return fact_number(facts[value]) if isinstance(value, str) else float(value)
 
 
 def live_question(number: int) -> Live:
-    """Scene `number`'s question with its facts filled in, its grid and its true value, from the core."""
+    """Scene `number`'s question with its facts filled in, its grid and its true value, from the core. The words
+    are in the run's language; the grid, the truth and the right option are the same in every language."""
     scene = SCENES[number - 1]
-    facts = scene_facts(scene) | _spread_facts(scene)
+    with using(DEFAULT):
+        english = scene_facts(scene)  # the numbers scored against, as English writes them
+    facts = scene_facts(scene)
     question = QUESTIONS[number]
-    ask = question.ask.format(**facts)
+    ask = _(scene.question, **facts)
+    why = _(question.why, **facts)
     if isinstance(question, Pick):
-        options = question.options or _open_words(scene)
-        return Live(number, ask, "choice", tuple(o.format(**facts) for o in options), (), question.right(scene, facts),
-                    None, "", 0.0, question.why.format(**facts))
-    low, high = _bound(question.low, facts), _bound(question.high, facts)
+        options = tuple(_(option, **facts) for option in question.options) or _open_words(scene)
+        return Live(number, ask, "choice", options, (), question.right(scene, english), None, PLAIN, 0.0, why)
+    low, high = _bound(question.low, english), _bound(question.high, english)
     count = round((high - low) / question.step) + 1
     values = tuple(round(low + i * question.step, 10) for i in range(count))
     decimals = _decimals(question.step)
     return Live(number, ask, "number", tuple(format_number(v, decimals) for v in values), values, None,
-                fact_number(facts[question.fact]), question.unit, question.tolerance, question.why.format(**facts))
+                fact_number(english[question.fact]), question.unit, question.tolerance, why)
 
 
 def lecture_questions() -> tuple[tuple[str, int], ...]:
@@ -369,47 +379,92 @@ def spread(question: Live, tally: Sequence[int]) -> Spread:
 
 def status_line(round_number: int, phase: str, answers: int, students: int) -> str:
     """The projector's live line: who answered, which round, and whether answers still arrive."""
-    who = f"{answers} of {students} answered" if students else answers_word(answers)
-    extra = {"voting": "", "closed": " · closed", "revealed": ""}.get(phase, "")
-    return f"{'Second vote · ' if round_number == 2 else ''}{who}{extra}"
+    if students and phase == "closed":
+        who = _("{answers} of {students} answered · closed", answers=answers, students=students)
+    elif students:
+        who = _("{answers} of {students} answered", answers=answers, students=students)
+    else:
+        who = answers_word(answers)
+    return _("Second vote · {status}", status=who) if round_number == 2 else who
 
 
 def answers_word(count: int) -> str:
-    return "1 answer" if count == 1 else f"{count} answers"
+    return _n("{count} answer", "{count} answers", count)
+
+
+def changed_line(changed: int, added: int) -> str:
+    """A second round's change from the first: who answered differently, who answered for the first time. Everyone
+    else's first answer counts again."""
+    if added:
+        return _("{changed} changed their answer, {added} answered for the first time", changed=changed, added=added)
+    return _("{changed} changed their answer", changed=changed)
 
 
 def spread_sentence(question: Live, tally: Sequence[int], revealed: bool) -> str:
     """The spread in one line: how many answered, the median (a number), and after the reveal how many were right."""
     found = spread(question, tally)
-    parts = [answers_word(found.answers)]
-    if found.median is not None:
-        parts.append(f"median {with_unit(format_number(found.median, question.decimals), found.median, question.unit)}")
-    if revealed and found.answers:
-        within = "right" if question.kind == "choice" or question.tolerance == 0 else (
-            f"within {format_number(question.tolerance, max(question.decimals, 0))} of it")
-        parts.append(f"{found.right} of {found.answers} {within} ({100 * found.right_share:.0f}%)")
-    return " · ".join(parts)
+    median = None if found.median is None else question.say_number(found.median, exact_decimals(question,
+                                                                                                found.median))
+    if not (revealed and found.answers):
+        return _("{answers} · median {median}", answers=answers_word(found.answers), median=median) if median \
+            else answers_word(found.answers)
+    percent = 100 * found.right_share
+    if question.kind == "choice" or question.tolerance == 0:
+        right = _("{right} of {answers} right ({percent:.0f}%)", right=found.right, answers=found.answers,
+                  percent=percent)
+    else:
+        right = _("{right} of {answers} within {tolerance} of it ({percent:.0f}%)", right=found.right,
+                  answers=found.answers, tolerance=format_number(question.tolerance, question.decimals),
+                  percent=percent)
+    if median:
+        return _("{answers} · median {median} · {right}", answers=answers_word(found.answers), median=median,
+                 right=right)
+    return _("{answers} · {right}", answers=answers_word(found.answers), right=right)
+
+
+def exact_decimals(question: Live, value: float) -> int:
+    """The decimals that write `value` exactly on this question's scale, at most two more than its grid's: a median of
+    7 and 10 is 8.5, never "8" (formatting rounds a half to the even neighbour)."""
+    for extra in range(3):
+        if abs(round(value, question.decimals + extra) - value) < 1e-9:
+            return question.decimals + extra
+    return question.decimals + 2
 
 
 # --- the lecture's record: CSV for the lecturer, a recap for each student ---------------------------------------
 
-CSV_COLUMNS = ("scene", "title", "kind", "round", "answers", "true_answer", "tolerance", "tolerance_reason",
-               "right", "right_share", "median", "spread")
+CSV_COLUMNS = (N_("scene"), N_("title"), N_("kind"), N_("round"), N_("answers"), N_("changed"), N_("new"),
+               N_("true_answer"), N_("tolerance"), N_("tolerance_reason"), N_("right"), N_("right_share"),
+               N_("median"), N_("spread"), N_("options"))
+KINDS = MappingProxyType({"number": N_("number"), "choice": N_("choice")})
 
 
-def lecture_csv(asked: Sequence[tuple[str, Sequence[Sequence[int]]]]) -> str:
-    """One row per scene asked and round opened: answers, the true answer, the tolerance and why, how many were
-    right, the median (a number) and the spread ("value:count" pairs, or "A:count" for a choice). No voter."""
+@dataclass(frozen=True)
+class Asked:
+    """One question of a lecture room as the CSV needs it: its id, its rounds' tallies, and a second round's change."""
+
+    question_id: str
+    rounds: Sequence[Sequence[int]]
+    changed: int = 0
+    added: int = 0
+
+
+def lecture_csv(asked: Sequence[Asked]) -> str:
+    """One row per scene asked and round opened, in the run's language: answers, who changed in a second round, the
+    true answer, the tolerance and why, how many were right, the median (a number), the spread ("value:count"
+    pairs, or "A:count" for a choice) and a choice's options in full ("A: text | B: text"). No voter."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for question_id, rounds in asked:
-        number = scene_of(question_id)
-        if number is None:
+    writer.writerow([_(column) for column in CSV_COLUMNS])
+    for question_asked in asked:
+        scene_number = scene_of(question_asked.question_id)
+        if scene_number is None:
             continue
-        question = live_question(number)
-        title = scene_text(number).title
-        for round_number, tally in enumerate(rounds, start=1):
+        question = live_question(scene_number)
+        title = scene_text(scene_number).title
+        options = "" if question.kind == "number" else " | ".join(
+            _("{letter}: {option}", letter=letter(i), option=text) for i, text in enumerate(question.options))
+        for round_number, tally in enumerate(question_asked.rounds, start=1):
             found = spread(question, tally)
             if question.kind == "number":
                 pairs = [f"{question.options[i]}:{c}" for i, c in enumerate(tally) if c]
@@ -417,10 +472,14 @@ def lecture_csv(asked: Sequence[tuple[str, Sequence[Sequence[int]]]]) -> str:
             else:
                 pairs = [f"{letter(i)}:{c}" for i, c in enumerate(tally)]
                 tolerance = ""
-            median = "" if found.median is None else format_number(found.median, question.decimals)
-            share = f"{found.right_share:.3f}" if found.answers else ""
-            writer.writerow((number, title, question.kind, round_number, found.answers, question.truth_text, tolerance,
-                             question.why, found.right, share, median, " ".join(pairs)))
+            median = "" if found.median is None else format_number(found.median, exact_decimals(question,
+                                                                                                 found.median))
+            share = number(found.right_share, ".3f") if found.answers else ""
+            second = round_number == 2
+            writer.writerow((scene_number, title, _(KINDS[question.kind]), round_number, found.answers,
+                             question_asked.changed if second else "", question_asked.added if second else "",
+                             question.truth_text, tolerance, question.why, found.right, share, median, " ".join(pairs),
+                             options))
     return out.getvalue()
 
 
@@ -440,29 +499,36 @@ def recap_lines(votes: Mapping[tuple[int, int], int]) -> list[RecapLine]:
             last[position] = (round_number, option)
     lines = []
     for position in sorted(last):
-        number = position + 1
-        if not 1 <= number <= len(SCENES):
+        scene_number = position + 1
+        if not 1 <= scene_number <= len(SCENES):
             continue
-        question = live_question(number)
+        question = live_question(scene_number)
         option = last[position][1]
         if not 0 <= option < question.option_count:
             continue
-        lines.append(RecapLine(number, question.say(option), question.truth_text, question.right(option)))
+        lines.append(RecapLine(scene_number, question.say(option), question.truth_text, question.right(option)))
     return lines
 
 
 def questions_markdown() -> str:
-    """The table of every scene's live question for docs/lecture.md (tests/ui/test_live_questions.py keeps it equal)."""
+    """The table of every scene's live question for docs/lecture.md (tests/ui/test_live_questions.py keeps it equal),
+    in English as the docs are."""
+    with using(DEFAULT):
+        return _questions_markdown()
+
+
+def _questions_markdown() -> str:
     lines = ["| scene | asks | answered as | true answer | counted right |", "| --- | --- | --- | --- | --- |"]
-    for number in range(1, len(SCENES) + 1):
-        question = live_question(number)
+    for scene_number in range(1, len(SCENES) + 1):
+        question = live_question(scene_number)
         if question.kind == "number":
             shape = f"a number, {question.options[0]} to {question.options[-1]} in steps of " \
-                    f"{format_number(question.values[1] - question.values[0], question.decimals)}"
+                    f"{format_number(question.step, question.decimals)}"
             rule = "exactly" if question.tolerance == 0 else \
                 f"within {format_number(question.tolerance, question.decimals)}: {question.why}"
         else:
             shape = f"one of {question.option_count} options"
             rule = "that option"
-        lines.append(f"| {number} | {question.ask.replace('|', '/')} | {shape} | {question.truth_text} | {rule} |")
+        lines.append(f"| {scene_number} | {question.ask.replace('|', '/')} | {shape} | {question.truth_text} | "
+                     f"{rule} |")
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""The class poll's sentences, written at run time from the room's state and counts. Pure text, no Streamlit.
+"""The class poll's sentences, written at run time from the room's state and counts, in the run's language. Pure
+text, no Streamlit.
 
 Nothing here holds a student's words: a room has none. The only outside text is what a URL carries (a room
 code someone typed), and that is shown only after md_escape.
@@ -8,17 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from attn_lang import N_, _, _n
 from attn_ui.words.escape import md_escape
 
-ROUND_NAMES = ("First vote", "Second vote")
+ROUND_NAMES = (N_("First vote"), N_("Second vote"))
 
 
 def votes_word(count: int) -> str:
-    return f"{count} vote" if count == 1 else f"{count} votes"
+    return _n("{count} vote", "{count} votes", count)
 
 
 def students_word(count: int) -> str:
-    return f"{count} student" if count == 1 else f"{count} students"
+    return _n("{count} student", "{count} students", count)
+
+
+def students_in(count: int) -> str:
+    return _n("{count} student in the room", "{count} students in the room", count)
 
 
 def share(count: int, total: int) -> float:
@@ -27,29 +33,36 @@ def share(count: int, total: int) -> float:
 
 
 def percent(count: int, total: int) -> str:
-    return f"{round(100 * share(count, total))}%"
+    return _("{percent}%", percent=round(100 * share(count, total)))
 
 
 def round_name(round_number: int) -> str:
-    return ROUND_NAMES[round_number - 1] if 1 <= round_number <= len(ROUND_NAMES) else f"Round {round_number}"
+    if 1 <= round_number <= len(ROUND_NAMES):
+        return _(ROUND_NAMES[round_number - 1])
+    return _("Round {number}", number=round_number)
 
 
 def bar_label(name: str, text: str, count: int, total: int, *, right: bool | None = None) -> str:
     """One option's line over its bar: the letter, its words, the votes and the share. Marked once revealed."""
-    mark = "" if right is None else (" · **right answer**" if right else "")
-    words = f" {text}" if text else ""
-    return f"**{name}.**{words} · {votes_word(count)} ({percent(count, total)}){mark}"
+    if text:
+        label = _("**{name}.** {text} · {votes} ({percent})", name=name, text=text, votes=votes_word(count),
+                  percent=percent(count, total))
+    else:
+        label = _("**{name}.** · {votes} ({percent})", name=name, votes=votes_word(count),
+                  percent=percent(count, total))
+    return _("{label} · **right answer**", label=label) if right else label
 
 
 def counts_sentence(round_number: int, names: Sequence[str], tally: Sequence[int]) -> str:
     """The counts as one sentence, for a screen reader and for anyone who cannot see the bars."""
-    total = sum(tally)
-    parts = ", ".join(f"{name}: {votes_word(count)}" for name, count in zip(names, tally, strict=True))
-    return f"{round_name(round_number)}, {votes_word(total)} in all. {parts}."
+    parts = ", ".join(_("{name}: {votes}", name=name, votes=votes_word(count))
+                      for name, count in zip(names, tally, strict=True))
+    return _("{round}, {votes} in all. {parts}.", round=round_name(round_number), votes=votes_word(sum(tally)),
+             parts=parts)
 
 
 def question_line(index: int, count: int) -> str:
-    return f"Question {index + 1} of {count}"
+    return _("Question {number} of {count}", number=index + 1, count=count)
 
 
 def code_for_speech(code: str) -> str:

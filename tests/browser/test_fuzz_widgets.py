@@ -71,6 +71,24 @@ PER_WIDGET = (("string_value", "Z. not an option"), ("string_value", ""), ("stri
               ("int_value", 2**62), ("double_value", math.nan), ("string_array_value", ["nope"]),
               ("json_value", BAD_JSON), ("bool_value", True))
 PAGES = sorted(p.stem.split("_", 1)[1] for p in (REPO_ROOT / "pages").glob("*.py"))  # the names Streamlit serves
+UNSET_VALUES = (("string_value", MARKUP), ("bool_value", True), ("json_value", '{"a": 1}'), ("int_value", 7))
+
+
+def session_keys() -> list[str]:
+    """Every session-state key the app names (each `*_KEY` string constant of attn_ui), for a client that sends a
+    widget state under such a name: a crafted message, since a real one only names element ids."""
+    import importlib
+    import pkgutil
+
+    import attn_ui
+
+    keys = set()
+    for info in pkgutil.walk_packages(attn_ui.__path__, prefix="attn_ui."):
+        module = importlib.import_module(info.name)
+        keys |= {value for name, value in vars(module).items() if name.endswith("_KEY") and isinstance(value, str)}
+    return sorted(keys)
+
+
 RUN_TIMEOUT_S = 60
 TOTAL_TIMEOUT_S = 420  # the whole fuzz of one database, whatever happens
 
@@ -135,6 +153,8 @@ async def fuzz_face(url: str, query: str, page: str, problems: list[str]) -> Pro
         ids = list(seen)
         now = await check([state(i, field, value) for i in ids], f"all widgets <- {field} {str(value)[:30]!r}")
         seen.update(now)
+    for field, value in UNSET_VALUES:  # widget ids that are session keys, set or not (poll.host on a phone, say)
+        await check([state(key, field, value) for key in session_keys()], f"session keys <- {field}")
     return session
 
 

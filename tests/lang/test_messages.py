@@ -9,6 +9,7 @@ from babel.numbers import format_decimal
 from attn_lang import (
     DEFAULT,
     LANGUAGES,
+    N_,
     PSEUDO,
     _,
     _n,
@@ -33,6 +34,7 @@ def test_spanish_numbers_take_the_decimal_comma_and_the_grouping_point():
         assert number(0.6931, ".2f") == "0,69" and number(1024, ",") == "1.024"
         assert number(-1.5, ".1f") == "-1,5" and number(3, "") == "3"
         assert _("Language") == "Idioma"
+        assert _("") == "" and _(N_("")) == "", "not the catalog's header"
     assert current_language() == DEFAULT
 
 

@@ -1,14 +1,17 @@
-"""The live lecture through AppTest, on a temp SQLite file: a lecturer goes live on Lecture scenes, two phones
-follow three scenes (two numbers, one choice), the reveal shows the spread with the true value, a revote, a
-student explores a scene in the Lab and comes back, the lecture's CSV and a student's recap; forged links and
-values no widget sends get a sentence, never a traceback."""
+"""The live lecture through AppTest, on SQLite and PostgreSQL: a lecturer goes live on Lecture scenes, two phones
+follow three scenes (two numbers, one choice), the reveal shows the spread with the true value, a revote that keeps
+the answers not changed, a student explores a scene in the Lab and comes back, the lecture's CSV and a student's
+recap; the host secret in no address after the first run and in no menu; the join screen; forged links and values no
+widget sends get a sentence, never a traceback."""
 
 from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
 from attn_poll import Phase
+from attn_ui.views import live_view
 from attn_ui.words import live
+from attn_ui.words.scenes import SCENES, scene_words
 from tests.apptest_helpers import open_page as page
 from tests.apptest_helpers import texts
 
@@ -28,17 +31,19 @@ def param(at: AppTest, key: str) -> str:
 
 def go_live(**query: str) -> tuple[AppTest, str, str]:
     lecturer = page(SCENES_PAGE, **query)
-    assert "Go live" in texts(lecturer) or any(b.label == "Go live" for b in lecturer.button)
+    assert any(b.label == "Go live" for b in lecturer.button)
     ok(lecturer.button(key="live.go").click().run())
-    return lecturer, param(lecturer, "room"), param(lecturer, "host")
+    code, secret = lecturer.session_state["poll.host"]
+    assert param(lecturer, "room") == code and "host" not in lecturer.query_params, "no secret in the address"
+    return lecturer, code, secret
 
 
 def phone(code: str, token: str) -> AppTest:
     return page(POLL_PAGE, room=code, v=token)
 
 
-def send_number(at: AppTest, value: float) -> AppTest:
-    at.number_input[0].set_value(value)
+def send_number(at: AppTest, value: str) -> AppTest:
+    at.text_input[0].set_value(value)
     send = next(b for b in at.button if b.label == "Send")
     return ok(send.click().run())
 
@@ -47,15 +52,35 @@ def next_step(lecturer: AppTest) -> AppTest:
     return ok(lecturer.button(key="scenes.next").click().run())
 
 
+def hide_join(lecturer: AppTest) -> AppTest:
+    return ok(lecturer.button(key="live.join.key").click().run())
+
+
+def everything_drawn(at: AppTest) -> str:
+    """Every text of the page, popovers and expanders included (AppTest draws them all), and every widget's label
+    and help: where a secret must never be."""
+    found = [texts(at)]
+    for kind in ("button", "download_button", "page_link", "toggle", "text_input", "radio", "selectbox"):
+        for element in at.get(kind):
+            proto = getattr(element, "proto", element)
+            found += [str(getattr(proto, name, "")) for name in ("label", "help", "query_string", "page")]
+    return "\n".join(found)
+
+
 def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     lecturer, code, secret = go_live()
-    assert "Scan to follow the lecture" in texts(lecturer) and code in texts(lecturer)
+    assert live_view.join_showing  # the join screen first: the room scans once
+    assert "Join the lecture on your phone" in texts(lecturer) and f"**{code}**" in texts(lecturer)
+    assert lecturer.get("image"), "the QR code"
+    hide_join(lecturer)
+    assert "Join the lecture on your phone" not in texts(lecturer)
     ann, bob = phone(code, "a" * 20), phone(code, "b" * 20)
-    assert "How many of the 5 next words" in texts(ann)  # scene 1's question, with no tap
+    asked = scene_words(SCENES[0]).question
+    assert asked in texts(ann) and asked in texts(lecturer), "the projector and the phone ask the same words"
 
     # scene 1, a number: 5 is right (a count, no tolerance), 3 is not
-    send_number(ann, 5)
-    send_number(bob, 3)
+    send_number(ann, "5")
+    send_number(bob, "3")
     assert "Sent: **5 right guesses**" in texts(ann)
     ok(lecturer.run())
     assert "2 of 2 answered" in texts(lecturer)
@@ -64,15 +89,18 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert lecturer.get("plotly_chart") and "median 4 right guesses" in texts(lecturer)
     assert "right (" not in texts(lecturer), "the spread is shown without the answer"
     ok(lecturer.button(key="live.revote").click().run())  # a second round, as in the class poll
+    ok(ann.run())
+    assert "Your first answer, **5 right guesses**, counts in this vote too" in texts(ann)
     ok(bob.run())
-    send_number(bob, 5)
+    send_number(bob, "5")
     next_step(lecturer)  # Next: the reveal
     assert poll.state(code).phase is Phase.REVEALED
-    assert "1 answer · median 5 right guesses · 1 of 1 right (100%)" in texts(lecturer)  # round 2: Bob again
+    # round 2 counts Ann's kept answer and Bob's changed one
+    assert "2 answers · median 5 right guesses · 2 of 2 right (100%)" in texts(lecturer)
+    assert "1 changed their answer" in texts(lecturer)
     assert "2 answers · median 4 right guesses · 1 of 2 right (50%)" in texts(lecturer)  # round 1 beside it
     ok(ann.run())
-    assert ("The answer: 5 right guesses.** You answered **5 right guesses in the first vote**. That counts as "
-            "right.") in texts(ann)
+    assert "The answer: 5 right guesses.** You answered **5 right guesses**. That counts as right." in texts(ann)
 
     # a student explores scene 1 in the Lab and comes back with one tap
     lab_link = next(link for link in ann.get("page_link") if link.proto.label == "Explore this scene in the Lab")
@@ -81,20 +109,23 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     back = [link.proto for link in lab.get("page_link") if link.proto.label == "Back to the lecture"]
     assert len(back) == 1 and back[0].query_string == f"room={code}" and "Class_poll" in back[0].page
 
-    # scene 2, a number; the phones follow without a tap
+    # scene 2, a number; the phones follow without a tap; a decimal comma or point reads the same
     next_step(lecturer)
     assert poll.state(code).question_index == 1
     ok(ann.run())
     ok(bob.run())
-    assert "With the causal mask on, how many right guesses are left?" in texts(ann)
-    send_number(ann, 1)
+    assert scene_words(SCENES[1]).question in texts(ann)
+    send_number(ann, "1")
 
     # scene 6, a choice, by a slide's link (a jump)
     lecturer.query_params["scene"] = "6"
     ok(lecturer.run())
     ok(ann.run())
     ok(bob.run())
+    options = live.live_question(6).options
     assert "A. Nothing: its weights stay as they were" in ann.radio[0].options
+    assert all(f"**{live.letter(i)}.** {text}" in texts(lecturer) for i, text in enumerate(options)), \
+        "the projector lists the options the phones offer"
     ok(ann.radio[0].set_value(0).run())
     ok(bob.radio[0].set_value(1).run())
     next_step(lecturer)
@@ -106,15 +137,21 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     ok(ann.run())
     assert "Answers are closed" in texts(ann)
 
-    # the CSV: a row per round asked, no voter
-    csv_text = live.lecture_csv([(row.question_id, row.rounds) for row in poll.export_rows(code, secret)])
+    # the CSV: a row per round asked, the options in full, no voter
+    rows = poll.export_rows(code, secret)
+    csv_text = live.lecture_csv([live.Asked(r.question_id, r.rounds, r.changed, r.added) for r in rows])
     download = lecturer.get("download_button")
     assert download, "the lecture's CSV is offered"
     assert csv_text.count("\n") == 1 + 2 + 1 + 1  # header, scene 1 twice (a revote), scene 2, scene 6
-    assert "a" * 20 not in csv_text
+    assert "a" * 20 not in csv_text and "A: Nothing: its weights stay as they were" in csv_text
 
-    # the end: each student's recap
-    poll.end_room(code, secret)
+    # no secret anywhere the lecturer's screen draws, menus included
+    assert secret not in everything_drawn(lecturer)
+
+    # the end: the board says so, and each student sees a recap
+    ok(lecturer.button(key="live.end").click().run())
+    assert poll.state(code).phase is Phase.ENDED
+    assert "This live lecture has ended." in texts(lecturer)
     ok(ann.run())
     recap = texts(ann)
     assert "Your predictions: 3 of 3 right." in recap  # scene 1 (5), scene 2 (1), scene 6 (A)
@@ -122,13 +159,48 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert "Your predictions: 1 of 2 right." in texts(bob)  # scene 1 right in the revote, scene 6 (B) wrong
 
 
+def test_the_host_link_is_taken_once_and_the_browser_keeps_the_rights(poll):
+    room = poll.create_room(live.lecture_questions())
+    lecturer = page(SCENES_PAGE, room=room.code, host=room.host_secret, scene="3")
+    assert poll.state(room.code).question_index == 2, "the host link controls the room"
+    ok(lecturer.run())  # the browser dropped host= in place; the next run drops the server's copy
+    assert "host" not in lecturer.query_params and param(lecturer, "room") == room.code
+    next_step(lecturer)
+    assert poll.state(room.code).phase is Phase.REVEALED, "still the host, with no secret in the address"
+    assert room.host_secret not in everything_drawn(lecturer)
+    # another browser with the room's code alone gets the scenes, not the room
+    stranger = page(SCENES_PAGE, room=room.code, scene="5")
+    assert f"This browser does not control room {room.code}" in texts(stranger)
+    assert poll.state(room.code).question_index == 2
+
+
+def test_the_join_screen_comes_back_at_any_scene_without_moving_the_lecture(poll):
+    lecturer, code, __ = go_live()
+    hide_join(lecturer)
+    next_step(lecturer)
+    next_step(lecturer)  # scene 2's question
+    before = poll.state(code)
+    ok(lecturer.button(key="live.join.key").click().run())  # the J key
+    assert "Join the lecture on your phone" in texts(lecturer)
+    assert "0 phones in the room" in texts(lecturer)
+    phone(code, "c" * 20)
+    ok(lecturer.run())
+    assert "1 phone in the room" in texts(lecturer)
+    assert poll.state(code).question_index == before.question_index and poll.state(code).phase is before.phase
+    ok(lecturer.button(key="live.join").click().run())  # the badge's control hides it
+    assert "Join the lecture on your phone" not in texts(lecturer)
+    ok(lecturer.button(key="live.join").click().run())
+    next_step(lecturer)  # moving the lecture puts it away
+    assert "Join the lecture on your phone" not in texts(lecturer) and poll.state(code).phase is Phase.REVEALED
+
+
 def test_a_forged_or_half_link_gets_no_control(poll):
     room = poll.create_room(live.lecture_questions())
     forged = page(SCENES_PAGE, room=room.code, host="x" * 32, scene="3")
-    assert "does not control that room" in texts(forged)
+    assert f"does not control room {room.code}" in texts(forged)
     assert poll.state(room.code).question_index is None
-    half = page(SCENES_PAGE, room=room.code)
-    assert "needs both its room code and its host secret" in texts(half)
+    half = page(SCENES_PAGE, host="y" * 32)
+    assert "needs its room code as well" in texts(half)
     bad = page(SCENES_PAGE, room="<b>?!", host="y")
     assert not bad.exception
     quiz_room = poll.create_room([("causal-why", 4)])
@@ -136,17 +208,35 @@ def test_a_forged_or_half_link_gets_no_control(poll):
     assert "not a live lecture" in texts(other)
 
 
-def test_values_no_widget_sends_get_a_sentence(poll):
-    lecturer, code, _ = go_live()
+def test_a_number_outside_the_question_says_nothing_was_sent(poll):
+    lecturer, code, __ = go_live()
     ann = phone(code, "c" * 20)
-    for value in (1e9, -3):
-        ann.session_state["live.answer.0.1"] = value
-        send = next(b for b in ann.button if b.label == "Send")
-        ok(send.click().run())  # Streamlit may drop an out-of-range value before the callback: either way, a sentence
-        assert "must be a number from 0 to 5" in texts(ann) or "Type a number first" in texts(ann)
-    ann.session_state["live.answer.0.1"] = None
-    ok(next(b for b in ann.button if b.label == "Send").click().run())
+    for typed in ("9", "-3", "1e9", "five", "<b>5</b>"):
+        send_number(ann, typed)
+        assert "Your answer must be a number from 0 to 5, so nothing was sent." in texts(ann)
+        assert "counts once you send it" not in texts(ann), "no promise beside a refusal"
+    send_number(ann, "")
     assert "Type a number first" in texts(ann)
+    assert poll.counts(code).rounds == ((0, 0, 0, 0, 0, 0),)
+
+
+def test_a_decimal_comma_and_a_decimal_point_count_the_same(poll):
+    lecturer, code, __ = go_live(scene="3")
+    ann, bob = phone(code, "a" * 20), phone(code, "b" * 20)
+    send_number(ann, "0,70")
+    send_number(bob, "0.7")
+    question = live.live_question(3)
+    assert poll.counts(code).rounds[0][question.nearest(0.7)] == 2
+
+
+def test_values_no_widget_sends_get_a_sentence(poll):
+    lecturer, code, __ = go_live()
+    ann = phone(code, "c" * 20)
+    for value in ("9" * 300, "\x00", "nan", "inf", "-inf", "1_0", "٣٣"):  # what a box could be sent, past max_chars
+        ann.session_state["live.answer.0.1"] = value  # (other types: tests/browser/test_fuzz_widgets.py)
+        send = next(b for b in ann.button if b.label == "Send")
+        ok(send.click().run())
+        assert "must be a number from 0 to 5" in texts(ann), value
     assert poll.counts(code).rounds == ((0, 0, 0, 0, 0, 0),)
     lecturer.query_params["scene"] = "6"
     ok(lecturer.run())
@@ -154,3 +244,28 @@ def test_values_no_widget_sends_get_a_sentence(poll):
     assert poll.state(code).question_index == 5, texts(lecturer)
     assert "A. Nothing: its weights stay as they were" in ann.radio[0].options
     assert poll.counts(code).rounds == ((0, 0, 0, 0),)
+
+
+def test_a_phone_in_a_running_lecture_has_no_way_to_the_scenes(poll):
+    lecturer, code, secret = go_live()
+    ann = phone(code, "a" * 20)
+    links = [link.proto.page for link in ann.get("page_link")]
+    assert links and not any("Lecture_scenes" in link for link in links)
+    lab = ann.switch_page("app.py").run()
+    assert not any("Lecture_scenes" in link.proto.page for link in lab.get("page_link"))
+    poll.end_room(code, secret)
+    ann.switch_page(POLL_PAGE).run()
+    assert any("Lecture_scenes" in link.proto.page for link in ann.get("page_link")), "after the end, it is back"
+
+
+def test_a_phone_that_typed_the_code_returns_to_its_room_after_back(poll):
+    lecturer, code, __ = go_live()
+    ann = page(POLL_PAGE)
+    ann.text_input(key="poll.typed").set_value(code.lower())
+    ok(ann.button(key="poll.join").click().run())
+    assert param(ann, "room") == code
+    ann.query_params.pop("room")  # the browser's Back
+    ok(ann.run())
+    back = [link.proto for link in ann.get("page_link") if link.proto.label == f"Return to room {code}"]
+    assert len(back) == 1 and back[0].query_string == f"room={code}"
+    assert ann.text_input(key="poll.typed").value == code

@@ -7,6 +7,7 @@ Students other than the one on the page vote through attn_poll directly, as othe
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -15,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from attn_poll import Busy, Poll, Reconnecting, open_store
 from attn_poll.store import BUSY, RECONNECTING
 from attn_ui.quiz.poll_questions import POLL_BY_ID
+from attn_ui.views.poll_service import SCHEMA_ENV
 from tests import apptest_helpers as helpers
 from tests.apptest_helpers import APP, texts
 
@@ -48,7 +50,8 @@ def test_open_a_room_from_the_bank(db_url, poll):
     at.button(key="poll.open").click()
     ok(at.run())
     code = at.query_params["room"][0] if isinstance(at.query_params["room"], list) else at.query_params["room"]
-    assert at.query_params["host"], "the private host link: a reload keeps the controls"
+    assert "host" not in at.query_params, "the host secret is never in the address"
+    assert at.session_state["poll.host"][0] == code, "this session hosts the room (a reload: the browser's cookie)"
     state = poll.state(code)
     assert state.question_count == 2 and state.phase == "lobby"
     assert "Waiting to start" in texts(at) and f"**{code}**" in texts(at)
@@ -158,7 +161,7 @@ def test_a_forged_host_secret_gets_the_student_face(db_url, poll):
 
 
 def test_an_expired_room_says_so(db_url):
-    past = Poll(open_store(), clock=lambda: time.time() - 13 * 3600)
+    past = Poll(open_store(db_url, schema=os.environ.get(SCHEMA_ENV) or None), clock=lambda: time.time() - 13 * 3600)
     room = past.create_room([("causal-why", 3)])
     at = open_page(room=room.code)
     assert any("This room has expired" in box.value for box in [*at.error, *at.warning]), texts(at)

@@ -39,13 +39,17 @@ def test_item3_sees_future_help_names_the_sum_and_the_lab_says_yes_under_zero_af
     assert "Sees future?** says Yes" in mask_words.PEEK_TASK
 
 
-def test_item4_dropout_scene_gives_the_measured_count():
+def test_item4_dropout_scene_asks_what_a_student_can_know_and_gives_the_measured_count():
+    """The question (before any pattern is shown) asks for the expected count, p times the open weights; the answer
+    gives it and this pattern's own count."""
     (scene,) = [scene for scene in SCENES if scene.title == "Dropout while training"]
     result = compute(scene.settings)
     legal = int((~result.blocked[0]).sum())
     words = scene_words(scene)
-    assert "Half" not in words.answer and f"How many of the {legal} open weights" in words.question
-    assert words.answer.startswith(f"**{result.dropped_cells}** dropped")
+    expected = scene.settings.dropout * legal
+    assert f"over the {legal} open weights: how many do you expect it to drop?" in words.question
+    assert words.answer.startswith(f"About **{expected:g}**")
+    assert f"(this pattern dropped {result.dropped_cells})" in words.answer
 
 
 def test_item5_tasks_are_doable_where_they_point():

@@ -37,10 +37,10 @@ ALLOWED_RESOURCES = frozenset({
     ("attn_ui.views.poll_service", "_poll_for"),  # the class poll's database engine (a pool of connections)
     # the training run board: its threads, their queue for the bounded slots and the measured step times
     ("attn_ui.views.training_runs", "run_board"),
-    # a live lecture's question and text for each of the 27 scenes: frozen values computed from the scene constants
-    # (no student's data), drawn by every phone at each scene change, so built once a server
-    ("attn_ui.views.live_view", "cached_question"),
-    ("attn_ui.views.live_view", "cached_scene_text"),
+    # a live lecture's question and text for each of the 27 scenes in each language: frozen values computed from the
+    # scene constants (no student's data), drawn by every phone at each scene change, so built once a server
+    ("attn_ui.views.live_phone", "cached_question"),
+    ("attn_ui.views.live_phone", "cached_scene_text"),
 })
 # Modules of work in progress that still keep constant tables in plain dicts/lists (reported to their
 # owners; each entry goes once the tables are MappingProxyType/tuple). Not strict: fixing one must not fail.

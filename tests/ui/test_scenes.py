@@ -127,6 +127,7 @@ def test_heads_scenes_step_views_and_differ():
     assert second["self_weight"] != second["previous_self_weight"]
     assert facts_of("Where each head's output goes")[("second_first")] == "4"
     assert facts_of("Where each head's output goes")["second_last"] == "6"
+    assert facts_of("Where each head's output goes")["first"] == "1"  # the question says columns count from 1
 
 
 def test_the_quadratic_wall_is_four_times_for_twice_the_context():

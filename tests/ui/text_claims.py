@@ -182,6 +182,17 @@ def _quiz(question_id: str) -> Callable[[], bool]:
     return lambda: question.check is not None and bool(question.check() == question.answer)
 
 
+def _head_three_top_word() -> bool:
+    """Scene 20: in head 3, row 3 leans on one word most (a strict maximum over the words it may see)."""
+    from attn_ui.words.scenes import SCENES
+
+    scene = SCENES[19]
+    result = compute(scene.settings)
+    row = result.weights[result.view_index, scene.row - 1]  # (T,)
+    top = np.sort(row[~result.blocked[0, scene.row - 1]])
+    return bool(top[-1] > top[-2])
+
+
 def _mask_models_share_a_language() -> bool:
     from attn_core.training.presets import PRESETS
 
@@ -204,11 +215,13 @@ CHECKS: dict[str, Callable[[], bool]] = {
     "code-masked-head": _code_masked_head,
     "quadratic-wall": _quadratic_wall,
     "training-mask-scene": _mask_models_share_a_language,
+    "head-three-top-word": _head_three_top_word,
     **{f"quiz:{q.id}": _quiz(q.id) for q in bank.QUESTIONS if q.check is not None},
 }  # a question whose text a fact check backs is still answered by its own check in test_questions_bank.py
 
 # source -> (its numbers and comparison words in order, the check that recomputes them)
 REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
+    'scene:20:question': (('most',), 'head-three-top-word'),
     'scene:24:question': (('2', 'double'), 'quadratic-wall'),
     'scene:24:narration': (('twice',), 'quadratic-wall'),
     'scene:26:question': (('same',), 'training-mask-scene'),
