@@ -138,7 +138,8 @@ def routes_table(rows: RouteRows) -> go.Figure:
                  zmin=0, zmax=1, colorscale=[[0, OPEN_CELL], [1, OPEN_CELL]], hoverinfo="skip",
                  texttemplate="<b>%{text}</b>", textfont={"size": FONT, "color": OPEN_TEXT}),
     ]  # fmt: skip
-    xaxis, yaxis = _axes([_(ROUTE_SHORT[r]) for r in rows.routes], _words(rows.labels) + [f"<b>{_('row sum')}</b>"])
+    row_sum = _("row sum")  # a literal outside the f-string below: the catalog's extraction reads no f-string
+    xaxis, yaxis = _axes([_(ROUTE_SHORT[r]) for r in rows.routes], _words(rows.labels) + [f"<b>{row_sum}</b>"])
     return _figure(traces, 70 + 40 * (len(rows.labels) + 1), top=40, xaxis=xaxis, yaxis=yaxis)
 
 
@@ -159,8 +160,9 @@ def row_times_values(terms: RowTimesValues) -> go.Figure:
     gap = 0.14
     x1, y1 = _axes(columns, words, y={"domain": [split + gap / 2, 1.0]})
     # Translators: the last row's label: the sum of the rows above it
-    total = f"<b>{_('sum')}</b>"
-    weighted = [f"{number(w, '.2f')} × {word}" for w, word in zip(terms.weights, words, strict=True)] + [total]
+    total = _("sum")  # outside the f-string below: the catalog's extraction reads no f-string
+    weighted = [f"{number(w, '.2f')} × {word}" for w, word in zip(terms.weights, words, strict=True)]
+    weighted.append(f"<b>{total}</b>")
     x2, y2 = _axes(columns, weighted, x={"anchor": "y2"}, y={"domain": [0.0, split - gap / 2], "anchor": "x2"})
     titles = [_title(_("the value vectors v: all still there"), 1.0, 0.5),
               _title(_("weight × v, and their sum (this row of A @ V)"), split - gap / 2, 0.5)]

@@ -111,8 +111,8 @@ def cheat_caption(cheat: CheatingHead) -> str:
 
 def guess_rows(cheat: CheatingHead) -> dict[str, list]:
     """The guesses as table columns (shown by st.dataframe, which prints text literally)."""
-    # Translators: the column headings of the table of the cheating head's guesses, and its yes/no answers
     return {
+        # Translators: the column headings of the table of the cheating head's guesses, and its yes/no answers
         _("position"): list(range(1, cheat.positions + 1)),
         _("word"): list(cheat.tokens[:-1]),
         _("next word"): list(cheat.next_words),
