@@ -32,6 +32,7 @@ from attn_core.settings import (
     valid_head_counts,
 )
 from attn_core.tokens import tokenize
+from attn_lang import N_, _
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
@@ -49,7 +50,7 @@ def last_value(value: Any, key: str, notes: list[str]) -> Any:
         if not value:
             return None
         if len(value) > 1:
-            notes.append(f"`{key}` was given {len(value)} times; the last one was used.")
+            notes.append(_("`{key}` was given {times} times; the last one was used.", key=key, times=len(value)))
         return value[-1]
     return value
 
@@ -102,7 +103,7 @@ class _Reader:
         try:
             return " ".join(tokenize(text[: MAX_VALUE_CHARS * 10]))
         except SettingsError as error:
-            self.notes.append(f"{error} Showing the default sentence instead.")
+            self.notes.append(_("{error} Showing the default sentence instead.", error=str(error)))
             return declared.default
 
     def flag(self, declared: SettingField) -> bool:
@@ -114,18 +115,20 @@ class _Reader:
             return True
         if text in _FALSE:
             return False
-        self.notes.append(f"`{declared.key}` must be 0 or 1; it was set to {int(declared.default)}.")
+        self.notes.append(_("`{key}` must be 0 or 1; it was set to {default}.", key=declared.key,
+                            default=int(declared.default)))
         return declared.default
 
     def whole(self, declared: SettingField, low: int = 0, high: int = MAX_SEED) -> int:
         key, default = declared.key, declared.default
         number = finite_number(self.raw[key])
         if number is None or number != int(number):
-            self.notes.append(f"`{key}` must be a whole number; it was set to {default}.")
+            self.notes.append(_("`{key}` must be a whole number; it was set to {default}.", key=key, default=default))
             return default
         if not low <= number <= high:
             clamped = int(min(max(number, low), high))
-            self.notes.append(f"`{key}` must be between {low} and {high}; it was set to {clamped}.")
+            self.notes.append(_("`{key}` must be between {low} and {high}; it was set to {clamped}.", key=key, low=low,
+                                high=high, clamped=clamped))
             return clamped
         return int(number)
 
@@ -133,7 +136,8 @@ class _Reader:
         number = finite_number(self.raw[declared.key])
         if number is None or number not in SUPPORTED_D_MODEL:
             options = ", ".join(map(str, SUPPORTED_D_MODEL))
-            self.notes.append(f"d_model can be {options}; it was set to {declared.default}.")
+            self.notes.append(_("d_model can be {options}; it was set to {default}.", options=options,
+                                default=declared.default))
             return declared.default
         return int(number)
 
@@ -143,24 +147,26 @@ class _Reader:
         fallback = declared.default if declared.default in valid else 1
         number = finite_number(self.raw[declared.key])
         if number is None or number != int(number) or number < 1:
-            self.notes.append(f"`heads` must be a whole number from 1 to {d_model}; it was set to {fallback}.")
+            self.notes.append(_("`heads` must be a whole number from 1 to {d_model}; it was set to {fallback}.",
+                                d_model=d_model, fallback=fallback))
             return fallback
         heads = int(min(number, 10**6))
         if heads in valid:
             return heads
         chosen = max(h for h in valid if h <= heads)
-        self.notes.append(f"{head_error(heads, d_model)} Showing {chosen} heads instead.")
+        self.notes.append(_("{error} Showing {chosen} heads instead.", error=head_error(heads, d_model), chosen=chosen))
         return chosen
 
     def view(self, declared: SettingField) -> int:
         heads = self.values["heads"]
         number = finite_number(self.raw[declared.key])
         if number is None or number != int(number):
-            self.notes.append("`view` must be a whole number; showing head 1.")
+            self.notes.append(_("`view` must be a whole number; showing head 1."))
             return 1
         if not 1 <= number <= heads:
             chosen = int(min(max(number, 1), heads))
-            self.notes.append(f"There is no head {number:g} among {heads}; showing head {chosen}.")
+            self.notes.append(_("There is no head {number:g} among {heads}; showing head {chosen}.", number=number,
+                                heads=heads, chosen=chosen))
             return chosen
         return int(number)
 
@@ -168,21 +174,25 @@ class _Reader:
         default = declared.default
         number = finite_number(self.raw[declared.key])
         if number is None:
-            self.notes.append(f"Dropout `p` must be a number from 0 to {MAX_DROPOUT}; it was set to {default:g}.")
+            self.notes.append(_("Dropout `p` must be a number from 0 to {most}; it was set to {default:g}.",
+                                most=MAX_DROPOUT, default=default))
             return default
         clamped = min(max(number, 0.0), MAX_DROPOUT)
         snapped = round(round(clamped / DROPOUT_STEP) * DROPOUT_STEP, 2)
         if clamped != number:
-            self.notes.append(f"Dropout `p` must be between 0 and {MAX_DROPOUT}; it was set to {snapped:g}.")
+            self.notes.append(_("Dropout `p` must be between 0 and {most}; it was set to {snapped:g}.",
+                                most=MAX_DROPOUT, snapped=snapped))
         elif not math.isclose(snapped, number, abs_tol=1e-9):
-            self.notes.append(f"Dropout `p` moves in steps of {DROPOUT_STEP}; {number:g} became {snapped:g}.")
+            self.notes.append(_("Dropout `p` moves in steps of {step}; {number:g} became {snapped:g}.",
+                                step=DROPOUT_STEP, number=number, snapped=snapped))
         return snapped
 
     def route(self, declared: SettingField) -> str:
         text = str(self.raw[declared.key]).strip()[:40]
         if text in ROUTES:
             return text
-        self.notes.append(f"The masking route can be {', '.join(ROUTES)}; it was set to {declared.default}.")
+        self.notes.append(_("The masking route can be {routes}; it was set to {default}.", routes=", ".join(ROUTES),
+                            default=declared.default))
         return declared.default
 
     def positions(self, declared: SettingField) -> tuple[int, ...]:
@@ -202,7 +212,8 @@ class _Reader:
                 rejected.append(text[:12])
         if rejected:
             shown = ", ".join(quoted(r) for r in rejected[:4]) + (" ..." if len(rejected) > 4 else "")
-            self.notes.append(f"`pad` takes word positions from 1 to {count}, separated by commas; ignored {shown}.")
+            self.notes.append(_("`pad` takes word positions from 1 to {count}, separated by commas; ignored {shown}.",
+                                count=count, shown=shown))
         return tuple(sorted(positions))
 
     def default_heads(self, declared: SettingField) -> int:
@@ -210,7 +221,7 @@ class _Reader:
         d_model = self.values["d_model"]
         if declared.default in valid_head_counts(d_model):
             return declared.default
-        self.notes.append(f"{head_error(declared.default, d_model)} Showing 1 head.")
+        self.notes.append(_("{error} Showing 1 head.", error=head_error(declared.default, d_model)))
         return 1
 
 
@@ -299,10 +310,12 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
     text = raw.strip()[:40]
     number = finite_number(text)
     if number is None or number != int(number):
-        return None, f"`{key}` must be a whole number from {low} to {high}; {quoted(text)} was ignored."
+        return None, _("`{key}` must be a whole number from {low} to {high}; {text} was ignored.", key=key, low=low,
+                       high=high, text=quoted(text))
     if not low <= number <= high:
         nearest = int(min(max(number, low), high))
-        return nearest, f"`{key}` runs from {low} to {high}; showing {nearest} instead of {number:g}."
+        return nearest, _("`{key}` runs from {low} to {high}; showing {nearest} instead of {number:g}.", key=key,
+                          low=low, high=high, nearest=nearest, number=number)
     return int(number), None
 
 
@@ -310,14 +323,15 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
 LAB_VIEW_KEYS = frozenset({"row", "mode", "lang", "scene", "lesson", "room"})
 
 
-def read_row(raw: str | None, length: int) -> tuple[int | None, str | None]:
+def read_row(raw: str | None, length: int, key: str = "row") -> tuple[int | None, str | None]:
     """The Lab's `row` (1-based in the URL) as a 0-based row, or None with a note when it cannot be used."""
     if raw is None or not raw.strip():
         return None, None
     text = raw.strip()[:40]
     if text.isdigit() and text.isascii() and 1 <= int(text) <= length:
         return int(text) - 1, None
-    return None, f"`row` must be a word position from 1 to {length}; {quoted(text)} was ignored."
+    return None, _("`{key}` must be a word position from 1 to {length}; {text} was ignored.", key=key, length=length,
+                   text=quoted(text))
 
 
 def read_lesson(raw: str | None, lessons: int) -> tuple[int | None, str | None]:
@@ -327,18 +341,23 @@ def read_lesson(raw: str | None, lessons: int) -> tuple[int | None, str | None]:
     text = raw.strip()[:40]
     if text.isdigit() and text.isascii() and 1 <= int(text) <= lessons:
         return int(text), None
-    return None, f"`lesson` must be a lesson's number from 1 to {lessons}; {quoted(text)} was ignored."
+    return None, _("`lesson` must be a lesson's number from 1 to {lessons}; {text} was ignored.", lessons=lessons,
+                   text=quoted(text))
 
 
-def unused_key_notes(params: Iterable[str], used: Container[str], page: str = "This page") -> list[str]:
-    """A note for every key of a link that the page does not use (it is dropped from the address), six at most."""
-    return [f"{page} has no setting {quoted(key[:40])}; it was left out of the address."
-            for key in params if key not in used][:6]
+def unused_key_notes(params: Iterable[str], used: Container[str], page: str = N_("This page")) -> list[str]:
+    """A note for every key of a link that the page does not use (it is dropped from the address), six at most.
+
+    `page` names the page in the note: a message marked with N_ ("This page", "The Lab", "Check yourself")."""
+    unused = [key for key in params if key not in used][:6]
+    # Translators: {page} is "This page", "The Lab" or "Check yourself"; {key} is the link's key, as typed
+    return [_("{page} has no setting {key}; it was left out of the address.", page=_(page), key=quoted(key[:40]))
+            for key in unused]
 
 
 def lab_view_notes(params: Mapping[str, Any]) -> list[str]:
     """A note for every key of a Lab link that the Lab does not use (it is dropped from the address)."""
-    return unused_key_notes(params, {*QUERY_KEYS, *LAB_VIEW_KEYS}, "The Lab")
+    return unused_key_notes(params, {*QUERY_KEYS, *LAB_VIEW_KEYS}, N_("The Lab"))
 
 
 def read_flag(raw: str | None, key: str) -> tuple[bool, str | None]:
@@ -348,13 +367,12 @@ def read_flag(raw: str | None, key: str) -> tuple[bool, str | None]:
     text = raw.strip().lower()[:40]
     if text in _TRUE or text in _FALSE:
         return text in _TRUE, None
-    return False, f"`{key}` is `0` or `1`; {quoted(text)} was read as `0`."
+    return False, _("`{key}` is `0` or `1`; {text} was read as `0`.", key=key, text=quoted(text))
 
 
 def read_word(raw: str | None, length: int) -> tuple[int | None, str | None]:
     """A `word` position (1-based in the URL) as a 0-based index, or None with a note (One row by hand)."""
-    row, note = read_row(raw, length)
-    return row, note.replace("`row`", "`word`") if note else None
+    return read_row(raw, length, key="word")
 
 
 def read_text_choice(raw: str | None, key: str, options: tuple[str, ...]) -> tuple[str | None, str | None]:
@@ -364,7 +382,8 @@ def read_text_choice(raw: str | None, key: str, options: tuple[str, ...]) -> tup
     text = raw.strip()[:40]
     if text in options:
         return text, None
-    return None, f"`{key}` can be {', '.join(options)}; {quoted(text)} was ignored."
+    return None, _("`{key}` can be {options}; {text} was ignored.", key=key, options=", ".join(options),
+                   text=quoted(text))
 
 
 def read_choice(raw: str | None, key: str, options: tuple[int, ...]) -> tuple[int | None, str | None]:
@@ -375,7 +394,7 @@ def read_choice(raw: str | None, key: str, options: tuple[int, ...]) -> tuple[in
     if text.isdigit() and text.isascii() and int(text) in options:
         return int(text), None
     shown = ", ".join(str(o) for o in options[:8]) + (" ..." if len(options) > 8 else "")
-    return None, f"`{key}` can be {shown}; {quoted(text)} was ignored."
+    return None, _("`{key}` can be {options}; {text} was ignored.", key=key, options=shown, text=quoted(text))
 
 
 # --- quiz answers in the address: compact, and refused when forged ---------------------------------------------
@@ -425,8 +444,8 @@ def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...]
     items = raw.strip()[:MAX_VALUE_CHARS].split(".")
     notes = []
     if len(items) > len(shapes):
-        notes.append(f"`answers` holds {len(items)} items but there are {len(shapes)} questions; the extra "
-                     "ones were ignored.")
+        notes.append(_("`answers` holds {items} items but there are {questions} questions; the extra ones were "
+                       "ignored.", items=len(items), questions=len(shapes)))
     refused = []
     for index, (item, (kind, count)) in enumerate(zip(items, shapes, strict=False)):
         if not item:
@@ -442,7 +461,7 @@ def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...]
         current[index] = now
     if refused:
         shown = ", ".join(map(str, refused[:6])) + (" ..." if len(refused) > 6 else "")
-        notes.append(f"`answers` could not be read for question {shown}; those start unanswered.")
+        notes.append(_("`answers` could not be read for question {shown}; those start unanswered.", shown=shown))
     return first, current, notes
 
 

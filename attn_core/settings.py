@@ -16,13 +16,14 @@ from typing import Any
 
 from attn_core.errors import SettingsError
 from attn_core.tokens import DEFAULT_SENTENCE, MAX_TOKENS, MAX_WORD_CHARS, tokenize
+from attn_lang import N_, _
 
 ROUTES = ("neg_inf", "zero_after", "renormalize", "zero_score")
-ROUTE_NAMES = MappingProxyType({  # read-only: module globals are shared by every session
-    "neg_inf": "-inf before softmax",
-    "zero_after": "zero after softmax",
-    "renormalize": "zero after, then renormalize",
-    "zero_score": "blocked score set to 0 (trap)",
+ROUTE_NAMES = MappingProxyType({  # read-only: module globals are shared by every session; drawn as _(name)
+    "neg_inf": N_("-inf before softmax"),
+    "zero_after": N_("zero after softmax"),
+    "renormalize": N_("zero after, then renormalize"),
+    "zero_score": N_("blocked score set to 0 (trap)"),
 })
 SUPPORTED_D_MODEL = (4, 8, 12, 16, 24)
 MAX_DROPOUT = 0.9
@@ -38,9 +39,10 @@ def valid_head_counts(d_model: int) -> tuple[int, ...]:
 def head_error(heads: int, d_model: int) -> str:
     """Why this head count is impossible, in one sentence."""
     valid = ", ".join(str(h) for h in valid_head_counts(d_model))
-    return (
-        f"{heads} heads cannot split d_model = {d_model} evenly ({d_model} / {heads} is not a whole number); "
-        f"valid head counts for {d_model} are {valid}."
+    return _(
+        "{heads} heads cannot split d_model = {d_model} evenly ({d_model} / {heads} is not a whole number); "
+        "valid head counts for {d_model} are {valid}.",
+        heads=heads, d_model=d_model, valid=valid,
     )
 
 
@@ -91,23 +93,27 @@ class Settings:
         count = len(self.tokens)
         if self.d_model not in SUPPORTED_D_MODEL:
             allowed = ", ".join(map(str, SUPPORTED_D_MODEL))
-            raise SettingsError(f"d_model = {self.d_model} is not offered; pick one of {allowed}.")
+            raise SettingsError(_("d_model = {d_model} is not offered; pick one of {allowed}.",
+                                  d_model=self.d_model, allowed=allowed))
         if not isinstance(self.heads, int) or self.heads < 1:
-            raise SettingsError("The number of heads must be a whole number of at least 1.")
+            raise SettingsError(_("The number of heads must be a whole number of at least 1."))
         if self.d_model % self.heads:
             raise SettingsError(head_error(self.heads, self.d_model))
         if not 1 <= self.view <= self.heads:
-            raise SettingsError(f"Head {self.view} does not exist: there are {self.heads} heads.")
+            raise SettingsError(_("Head {view} does not exist: there are {heads} heads.", view=self.view,
+                                  heads=self.heads))
         if not (isinstance(self.dropout, int | float) and 0.0 <= self.dropout <= MAX_DROPOUT):
-            raise SettingsError(f"Dropout p must be between 0 and {MAX_DROPOUT}.")
+            raise SettingsError(_("Dropout p must be between 0 and {most}.", most=MAX_DROPOUT))
         if self.route not in ROUTES:
-            raise SettingsError(f"Unknown masking route {self.route!r}; pick one of {', '.join(ROUTES)}.")
+            raise SettingsError(_("Unknown masking route {route!r}; pick one of {routes}.", route=self.route,
+                                  routes=", ".join(ROUTES)))
         if not (0 <= self.seed <= MAX_SEED and 0 <= self.roll <= MAX_SEED):
-            raise SettingsError(f"Seeds run from 0 to {MAX_SEED}.")
+            raise SettingsError(_("Seeds run from 0 to {most}.", most=MAX_SEED))
         if tuple(sorted(set(self.padded))) != tuple(self.padded) or any(
             not 1 <= pos <= count for pos in self.padded
         ):
-            raise SettingsError(f"Padded positions must be distinct, sorted and between 1 and {count}.")
+            raise SettingsError(_("Padded positions must be distinct, sorted and between 1 and {count}.",
+                                  count=count))
 
     @property
     def d_head(self) -> int:

@@ -15,6 +15,7 @@ from types import MappingProxyType
 import numpy as np
 
 from attn_core.errors import SettingsError
+from attn_lang import _
 
 DEFAULT_SENTENCE = "Your journey starts with one step"
 MAX_TOKENS = 16
@@ -36,22 +37,23 @@ LESSON_EMBEDDINGS: Mapping[str, tuple[float, float, float]] = MappingProxyType({
 def tokenize(sentence: str) -> tuple[str, ...]:
     """Split on white space; refuse what the app cannot show (empty, too many words, a huge word)."""
     if not isinstance(sentence, str):
-        raise SettingsError("The sentence must be text.")
+        raise SettingsError(_("The sentence must be text."))
     words = tuple(unicodedata.normalize("NFC", word) for word in sentence.split())
     if not words:
-        raise SettingsError("The sentence is empty: type at least one word.")
+        raise SettingsError(_("The sentence is empty: type at least one word."))
     if len(words) > MAX_TOKENS:
-        raise SettingsError(
-            f"That sentence has {len(words):,} words; the app takes 1 to {MAX_TOKENS} so every cell stays "
-            "readable."
-        )
+        raise SettingsError(_(
+            "That sentence has {words:,} words; the app takes 1 to {most} so every cell stays readable.",
+            words=len(words), most=MAX_TOKENS,
+        ))
     for word in words:
         if len(word) > MAX_WORD_CHARS:
-            raise SettingsError(
-                f"One word is {len(word):,} characters long; each word may have at most {MAX_WORD_CHARS}."
-            )
+            raise SettingsError(_(
+                "One word is {length:,} characters long; each word may have at most {most}.",
+                length=len(word), most=MAX_WORD_CHARS,
+            ))
         if _has_invisible(word):
-            raise SettingsError("The sentence holds control or invisible characters; please type plain words.")
+            raise SettingsError(_("The sentence holds control or invisible characters; please type plain words."))
     return words
 
 

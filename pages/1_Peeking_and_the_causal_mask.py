@@ -5,6 +5,7 @@ import streamlit as st
 from attn_core import Settings
 from attn_core.lessons import masks as lessons
 from attn_core.query import read_choice, read_text_choice, read_word
+from attn_lang import N_, _
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, predict, questions, state
@@ -19,51 +20,53 @@ ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}
     Extra("query", "peek.row", lambda _s: 2, lambda raw, s: read_word(raw, len(s.tokens)),
           write=lambda index: str(index + 1)),
 ))
-lesson_page("Peeking and the causal mask", "Why may a word never look at the words after it?", 5)
-st.markdown(mask_words.PEEK_INTRO)
+lesson_page(N_("Peeking and the causal mask"), N_("Why may a word never look at the words after it?"), 5)
+st.markdown(_(mask_words.PEEK_INTRO))
 start = ADDRESS.start()
 panels.show_notes(start.notes)
 
-st.markdown(mask_words.CHEAT_HOW)
+st.markdown(_(mask_words.CHEAT_HOW))
 cheat = lessons.cheating_head(Settings().sentence, controls.causal_toggle("peek"))
 left, right = st.columns([1, 1.2], gap="medium")
 panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=layout.still_config(), place=left)
 with right:
-    panels.metric_tiles({"Next word guessed right": f"{cheat.hit_count} of {cheat.positions}"}, columns=1)
+    guessed = _("{hits} of {positions}", hits=cheat.hit_count, positions=cheat.positions)
+    panels.metric_tiles({N_("Next word guessed right"): guessed}, columns=1)
 panels.table(mask_words.guess_rows(cheat), hide_index=True, place=right)
 st.markdown(mask_words.cheat_caption(cheat))
-st.markdown(mask_words.MASK_ON_MEANS)
-st.page_link("pages/7_Train_it_yourself.py", label=training_words.MASK_LINK_LABEL, icon=":material/model_training:",
-             query_params={"exp": "mask"})
+st.markdown(_(mask_words.MASK_ON_MEANS))
+st.page_link("pages/7_Train_it_yourself.py", label=_(training_words.MASK_LINK_LABEL),
+             icon=":material/model_training:", query_params={"exp": "mask"})
 
 settings = Settings(causal=True, d_model=4)  # d_model 4 keeps the value vectors of the last figure readable
 labels = state.cached_compute(settings).labels
-st.markdown(mask_words.PROOF_HOW)
+st.markdown(_(mask_words.PROOF_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
-position = left.select_slider("Word to change", range(2, len(labels) + 1), key="peek.position",
+position = left.select_slider(_("Word to change"), range(2, len(labels) + 1), key="peek.position",
                               format_func=lambda pos: f"{pos}: {labels[pos - 1]}")
-swap = left.segmented_control("New word", lessons.REPLACEMENTS, key="peek.swap", required=True)
+swap = left.segmented_control(_("New word"), lessons.REPLACEMENTS, key="peek.swap", required=True)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
 panels.chart(mask_charts.later_change_table(change), key="peek.change", config=layout.still_config(), place=right)
 
 questions.inline_question("pad-zero-trap")
-st.markdown(mask_words.ROUTES_HOW)
+st.markdown(_(mask_words.ROUTES_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
-row = left.select_slider("Query row", range(len(labels)), key="peek.row", format_func=lambda r: f"{r + 1}: {labels[r]}")
+row = left.select_slider(_("Query row"), range(len(labels)), key="peek.row",
+                         format_func=lambda r: f"{r + 1}: {labels[r]}")
 ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row)
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
 panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
-with predict.answer_fold("pad-zero-trap", "The question's example, worked out"):
+with predict.answer_fold("pad-zero-trap", N_("The question's example, worked out")):
     st.markdown(mask_words.worked_example_text(lessons.worked_example()))
-    st.markdown(mask_words.TRAP_LEAK)
+    st.markdown(_(mask_words.TRAP_LEAK))
 
-st.markdown(mask_words.VALUES_HOW)
+st.markdown(_(mask_words.VALUES_HOW))
 terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
 panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=layout.still_config(), place=left)
 right.markdown(mask_words.values_caption(terms))
-right.markdown(mask_words.PEEK_FAILURES)
+right.markdown(_(mask_words.PEEK_FAILURES))
 try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"), __file__)
 lesson_end(__file__)

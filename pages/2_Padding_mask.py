@@ -5,6 +5,7 @@ import streamlit as st
 from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
 from attn_core.tokens import unique_labels
+from attn_lang import N_, _
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, questions, state
@@ -14,8 +15,8 @@ from attn_ui.words import mask_words
 
 ADDRESS = PageAddress("pad", Settings(causal=True, padded=(5, 6)), ("causal", "pad"),
                       {"causal": "pad.causal", "padded": "pad.pad"})
-lesson_page("The padding mask", "How does one batch hold sentences of different lengths?", 5)
-st.markdown(mask_words.PAD_INTRO)
+lesson_page(N_("The padding mask"), N_("How does one batch hold sentences of different lengths?"), 5)
+st.markdown(_(mask_words.PAD_INTRO))
 questions.inline_question("pad-one-open-cell")  # asked before the map, which shows row 1's one cell
 
 start = ADDRESS.start()
@@ -29,25 +30,25 @@ ADDRESS.remember(settings)
 result = state.cached_compute(settings)
 panels.show_notes(start.notes + notes)
 left.markdown(mask_words.mask_counts_caption(result))
-left.markdown(mask_words.PAD_ROWS)
+left.markdown(_(mask_words.PAD_ROWS))
 left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))
 panels.chart(attention_map(result, style=layout.LESSON), key="pad.map", config=layout.still_config(), place=right)
 tables = zip(st.columns(3), mask_charts.mask_tables(result), ("causal", "padding", "both"), strict=True)
 for column, figure, name in tables:
     panels.chart(figure, key=f"pad.table_{name}", config=layout.still_config(), place=column)
 
-st.markdown(mask_words.BATCH_HOW)
+st.markdown(_(mask_words.BATCH_HOW))
 left, right = st.columns(2, gap="medium")
-short = left.slider("Words in sentence 2", 1, 5, value=3, key="pad.short")
+short = left.slider(_("Words in sentence 2"), 1, 5, value=3, key="pad.short")
 batch = lessons.two_sentence_batch(settings.sentence, short, causal)
 left.markdown(mask_words.batch_caption(batch))
 right.code(mask_words.batch_code(batch), language="python")
 for number, (column, figure) in enumerate(zip(st.columns(2), mask_charts.batch_masks(batch), strict=True)):
     panels.chart(figure, key=f"pad.batch_{number + 1}", config=layout.still_config(), place=column)
 
-st.markdown(mask_words.EMPTY_ROW_HOW)
+st.markdown(_(mask_words.EMPTY_ROW_HOW))
 empty = result.empty_rows[0] if result.empty_rows else None
 st.markdown(mask_words.empty_row_caption(result, None if empty is None else lessons.naive_empty_row(result, empty)))
-st.markdown(mask_words.PAD_FAILURES)
+st.markdown(_(mask_words.PAD_FAILURES))
 try_it(mask_words.PAD_TASK, Settings(padded=(5, 6)), __file__)
 lesson_end(__file__)

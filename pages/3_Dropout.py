@@ -4,6 +4,7 @@ import streamlit as st
 
 from attn_core import Settings, coerce_settings
 from attn_core.lessons import masks as lessons
+from attn_lang import N_, _
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
 from attn_ui.widgets import controls, panels, predict, questions, state
@@ -13,8 +14,8 @@ from attn_ui.words import mask_words
 
 ADDRESS = PageAddress("drop", Settings(dropout=0.5), ("p", "train", "rescale", "roll"),
                       {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")})
-lesson_page("Dropout on attention weights", "What does dropout do to a row of weights, and why rescale?", 5)
-st.markdown(mask_words.DROP_INTRO)
+lesson_page(N_("Dropout on attention weights"), N_("What does dropout do to a row of weights, and why rescale?"), 5)
+st.markdown(_(mask_words.DROP_INTRO))
 questions.inline_question("dropout-rescale")  # asked before the tiles, which show the mean row sum
 
 left, right = st.columns([1, 1.3], gap="medium")
@@ -28,16 +29,16 @@ result = state.cached_compute(settings)
 panels.show_notes(start.notes + notes)
 with left:
     panels.metric_tiles(mask_words.dropout_tiles(result, lessons.different_maps(settings)), columns=2,
-                        helps=mask_words.DROPOUT_TILE_HELP)
+                        helps=mask_words.DROPOUT_TILE_HELP, fill=mask_words.TILE_FILL)
 left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
 panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=layout.still_config(), place=right)
-st.markdown(mask_words.INFERENCE_HOW)
+st.markdown(_(mask_words.INFERENCE_HOW))
 
-with predict.answer_fold("dropout-rescale", "Why the rescale matters: row sums over many re-rolls"):
-    st.markdown(mask_words.ROLLS_HOW)
+with predict.answer_fold("dropout-rescale", N_("Why the rescale matters: row sums over many re-rolls")):
+    st.markdown(_(mask_words.ROLLS_HOW))
     rolls = lessons.dropout_rolls(settings)
     panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=layout.still_config())
     st.markdown(mask_words.rolls_caption(rolls))
-st.markdown(mask_words.DROP_FAILURES)
+st.markdown(_(mask_words.DROP_FAILURES))
 try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False), __file__)
 lesson_end(__file__)

@@ -16,6 +16,7 @@ import numpy as np
 from attn_core.engine import Result
 from attn_core.errors import SettingsError
 from attn_core.settings import Settings, head_error
+from attn_lang import N_, _
 
 # --- model sizes -------------------------------------------------------------------------------------
 
@@ -63,10 +64,13 @@ def concat_of(result: Result, head: int) -> np.ndarray:
 
 def concat_table(result: Result) -> dict[str, list]:
     """Concat as a table: one row per word, one column per number, each header naming its head (from 1)."""
-    table: dict[str, list] = {"word": list(result.labels)}
+    # Translators: a table's column heading: the words of the sentence
+    table: dict[str, list] = {_("word"): list(result.labels)}
     for head, columns in enumerate(head_columns(result.settings.d_model, result.settings.heads)):
         for column in columns:
-            table[f"col {column + 1} · head {head + 1}"] = result.context[:, column].tolist()
+            # Translators: a table's column heading: column {column} of concat, which belongs to head {head}
+            heading = _("col {column} · head {head}", column=column + 1, head=head + 1)
+            table[heading] = result.context[:, column].tolist()
     return table
 
 
@@ -150,24 +154,30 @@ def full_copies_cost(length: int, d_model: int, heads: int, d_in: int | None = N
     return Cost(*(heads * value for value in vars(one).values()))
 
 
+# The rows of the cost table: (what a person reads, the Cost field); the words are drawn as _(words)
+COST_PARTS = (
+    (N_("parameters (W_q, W_k, W_v, W_o)"), "parameters"),
+    (N_("FLOPs: x @ W_q, W_k, W_v"), "projection_flops"),
+    (N_("FLOPs: Q @ Kᵀ"), "score_flops"),
+    (N_("FLOPs: weights @ V"), "mixing_flops"),
+    (N_("FLOPs: concat @ W_o"), "output_flops"),
+    (N_("FLOPs: total"), "flops"),
+)
+
+
 def cost_table(length: int, d_model: int, heads: int, d_in: int | None = None) -> dict[str, list]:
     """Parameters and FLOPs, part by part, for h slim heads, one wide head and h wide copies."""
     plans = {
-        f"{heads} heads of width {d_model // heads}": attention_cost(length, d_model, heads, d_in),
-        f"1 head of width {d_model}": attention_cost(length, d_model, 1, d_in),
-        f"{heads} full-width copies": full_copies_cost(length, d_model, heads, d_in),
+        # Translators: a table's column heading; {heads} may be 1
+        _("{heads} heads of width {width}", heads=heads, width=d_model // heads):
+            attention_cost(length, d_model, heads, d_in),
+        _("1 head of width {width}", width=d_model): attention_cost(length, d_model, 1, d_in),
+        # Translators: a table's column heading; {heads} may be 1
+        _("{heads} full-width copies", heads=heads): full_copies_cost(length, d_model, heads, d_in),
     }
-    parts = {
-        "parameters (W_q, W_k, W_v, W_o)": "parameters",
-        "FLOPs: x @ W_q, W_k, W_v": "projection_flops",
-        "FLOPs: Q @ Kᵀ": "score_flops",
-        "FLOPs: weights @ V": "mixing_flops",
-        "FLOPs: concat @ W_o": "output_flops",
-        "FLOPs: total": "flops",
-    }
-    table: dict[str, list] = {"": list(parts)}
+    table: dict[str, list] = {"": [_(words) for words, __ in COST_PARTS]}
     for name, cost in plans.items():
-        table[name] = [getattr(cost, field) for field in parts.values()]
+        table[name] = [getattr(cost, field) for __, field in COST_PARTS]
     return table
 
 
@@ -181,17 +191,18 @@ class ShapeStep:
     shape: tuple[int, ...]
 
 
-PATH_STEPS = (
-    ("input x", "(B, T, d_in)"),
-    ("Q = x @ W_q (K and V alike)", "(B, T, d)"),
-    ("cut the width into heads", "(B, T, h, d_head)"),
-    ("move heads beside the batch", "(B, h, T, d_head)"),
-    ("scores Q @ Kᵀ / √d_head", "(B, h, T, T)"),
-    ("mask, softmax, dropout", "(B, h, T, T)"),
-    ("weights @ V", "(B, h, T, d_head)"),
-    ("move heads back", "(B, T, h, d_head)"),
-    ("concat", "(B, T, d)"),
-    ("output = concat @ W_o", "(B, T, d)"),
+PATH_STEPS = (  # (what the step does, a message drawn as _(what); the shape in letters)
+    (N_("input x"), "(B, T, d_in)"),
+    (N_("Q = x @ W_q (K and V alike)"), "(B, T, d)"),
+    (N_("cut the width into heads"), "(B, T, h, d_head)"),
+    (N_("move heads beside the batch"), "(B, h, T, d_head)"),
+    (N_("scores Q @ Kᵀ / √d_head"), "(B, h, T, T)"),
+    (N_("mask, softmax, dropout"), "(B, h, T, T)"),
+    (N_("weights @ V"), "(B, h, T, d_head)"),
+    (N_("move heads back"), "(B, T, h, d_head)"),
+    # Translators: a step of the shape path: the heads' outputs put side by side (the matrix named concat)
+    (N_("concat"), "(B, T, d)"),
+    (N_("output = concat @ W_o"), "(B, T, d)"),
 )
 
 
@@ -236,9 +247,10 @@ def shape_table(result: Result, batch: int, model: ModelSize = GPT2) -> dict[str
     live = live_path(result)
     big = symbolic_path(batch, model.context, model.d_model, model.heads)
     return {
-        "step": [step.what for step in live],
-        "shape": [step.letters for step in live],
-        "here, now": [str(step.shape) for step in live],
+        # Translators: the column headings of the shape path's table
+        _("step"): [_(step.what) for step in live],
+        _("shape"): [step.letters for step in live],
+        _("here, now"): [str(step.shape) for step in live],
         f"{model.name}, B = {batch}, T = {model.context}": [str(step.shape) for step in big],
     }
 
@@ -262,12 +274,21 @@ def memory_curve(batch: int, heads: int, lengths: tuple[int, ...] = CONTEXT_LENG
     }
 
 
+# Decimal units (1 MB = 1,000,000 bytes), largest first: (bytes in one, the amount written with its unit)
+BYTE_UNITS = (
+    (1e12, N_("{amount:.3g} TB")),
+    (1e9, N_("{amount:.3g} GB")),
+    (1e6, N_("{amount:.3g} MB")),
+    (1e3, N_("{amount:.3g} kB")),
+)
+
+
 def human_bytes(count: float) -> str:
-    """Bytes in decimal units (1 MB = 1,000,000 bytes), three significant figures."""
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+    """Bytes in decimal units (1 MB = 1,000,000 bytes), three significant figures, in the language's numbers."""
+    for size, written in BYTE_UNITS:
         if count >= size:
-            return f"{count / size:.3g} {unit}"
-    return f"{int(count)} bytes"
+            return _(written, amount=count / size)
+    return _("{count} bytes", count=int(count))
 
 
 # --- one row by hand --------------------------------------------------------------------------------
@@ -310,7 +331,8 @@ def row_by_hand(result: Result, query: int, head: int) -> RowByHand:
     settings = result.settings
     route = settings.route
     if not (0 <= head < settings.heads and 0 <= query < len(result.tokens)):
-        raise SettingsError(f"There is no query {query + 1} in head {head + 1} of this sentence.")
+        raise SettingsError(_("There is no query {query} in head {head} of this sentence.", query=query + 1,
+                              head=head + 1))
     q = result.queries[head, query]  # (dh,)
     k = result.keys[head]  # (T, dh)
     v = result.values[head]  # (T, dh)

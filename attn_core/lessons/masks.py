@@ -18,6 +18,7 @@ from attn_core.engine import HeadMap, Result, compute, read_only
 from attn_core.errors import SettingsError
 from attn_core.settings import ROUTES, Settings
 from attn_core.tokens import embed, tokenize, unique_labels
+from attn_lang import N_, _
 
 # --- 1. the cheating head -------------------------------------------------------------------------
 
@@ -107,12 +108,12 @@ def nearest_word(vector: np.ndarray, vocabulary: tuple[str, ...]) -> str:
 
 # --- 2. change a later word -----------------------------------------------------------------------
 
-# The set-ups of the experiment: (name, causal, route)
+# The set-ups of the experiment: (name, causal, route); a name is a message, drawn as _(name)
 SETUPS = (
-    ("no mask", False, "neg_inf"),
-    ("mask: -inf before softmax", True, "neg_inf"),
-    ("mask: zero after softmax", True, "zero_after"),
-    ("mask: blocked score set to 0", True, "zero_score"),
+    (N_("no mask"), False, "neg_inf"),
+    (N_("mask: -inf before softmax"), True, "neg_inf"),
+    (N_("mask: zero after softmax"), True, "zero_after"),
+    (N_("mask: blocked score set to 0"), True, "zero_score"),
 )
 REPLACEMENTS = ("leap", "cat", "tomorrow")  # words offered as the new later word
 SAME = 1e-12  # a row "did not move" when no number in it changed by more than this
@@ -149,10 +150,10 @@ def change_later_word(settings: Settings, position: int, new_word: str) -> Later
     """Swap the word at `position` (1-based) and measure every row under the four set-ups."""
     tokens = list(settings.tokens)
     if not 1 <= position <= len(tokens):
-        raise SettingsError(f"Pick a word position from 1 to {len(tokens)}.")
+        raise SettingsError(_("Pick a word position from 1 to {length}.", length=len(tokens)))
     words = tokenize(new_word)
     if len(words) != 1:
-        raise SettingsError("Type one word to put in its place.")
+        raise SettingsError(_("Type one word to put in its place."))
     new_word = words[0]
     old_word = tokens[position - 1]
     tokens[position - 1] = new_word

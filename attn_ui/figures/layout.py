@@ -2,7 +2,8 @@
 
 `MapStyle` sizes an attention map; the named styles are the only ones the app uses (the Lab, the projector, a
 lecture scene, a lesson page, a small multiple). `base_layout` is the one starting layout of every figure:
-transparent backgrounds (the theme shows through), no dragging, margins as asked.
+transparent backgrounds (the theme shows through), no dragging, margins as asked, and ticks and hover numbers in
+the run's language (Plotly's `separators`: "0,5" in Spanish).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+
+from attn_lang import plotly_separators
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,11 @@ CHART_PROJECTOR = ChartStyle(height=380, font=20, title_font=22)  # with the con
 
 
 def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:
-    """The layout every figure starts from; `extra` adds or overrides keys."""
+    """The layout every figure starts from; `extra` adds or overrides keys. Its numbers (ticks, hover) take the run's
+    decimal and grouping signs, so a figure cached for every session keys on the language too."""
     margins = margin if isinstance(margin, dict) else {"l": margin, "r": margin, "t": margin, "b": margin}
     return {"height": height, "margin": margins, "dragmode": False, "plot_bgcolor": "rgba(0,0,0,0)",
-            "paper_bgcolor": "rgba(0,0,0,0)", **extra}
+            "paper_bgcolor": "rgba(0,0,0,0)", "separators": plotly_separators(), **extra}
 
 
 PROJECTOR_MIN_FONT = 18  # px: the smallest chart text the back row of a hall can read at 1280x720

@@ -8,6 +8,9 @@ The attention map is three layers on one pair of axes, and an outline:
 4. an outline around the selected query row.
 Few layers and margins worked out from the labels keep a click's redraw in the browser short (Plotly draws
 every layer, and draws the whole chart again when it has to grow its margins).
+
+Words and numbers are in the run's language (attn_lang), so a cache of these figures keys on the language too
+(widgets/panels.py).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attn_core.engine import HeadMap
+from attn_lang import N_, _, current_language
+from attn_lang.languages import language
 from attn_ui.figures.layout import LAB, MIN_TEXT, MapStyle, base_layout, heatmap_cells
 from attn_ui.figures.palette import (
     BLACK_TEXT_FROM,
@@ -33,7 +38,8 @@ from attn_ui.figures.palette import (
 from attn_ui.figures.plotly_fast import figure_from_spec, label_box
 from attn_ui.words.escape import plotly_escape
 
-DROP_MARK = "drop"
+# Translators: the mark drawn in a map's cell that dropout zeroed (a cell is small: 4 or 5 letters at most)
+DROP_MARK = N_("drop")
 _LABEL = re.compile(r'<span style="color:(#[0-9a-f]{6})">(.*)</span>', re.DOTALL)  # see _coloured
 
 X_TICK_ANGLE = 35  # key labels lean this much (degrees) from 7 words on
@@ -68,23 +74,33 @@ def cell_status(view: HeadMap) -> np.ndarray:
 
 
 def hover_lines(view: HeadMap, status: np.ndarray) -> list[list[str]]:
-    """What the mouse says over each cell: query, key, weight, and why a cell is blocked or dropped."""
+    """What the mouse says over each cell: query, key, weight, and why a cell is blocked or dropped.
+
+    A map has up to 256 cells, so each message is looked up once and filled per cell with weights already written
+    in the language's decimal sign (a lookup and a language-aware format per cell tripled the time a map takes to
+    build)."""
     words = [plotly_escape(label) for label in view.labels]
-    weights = view.weights
-    before = view.weights_before_dropout
+    decimal = language(current_language()).decimal
+    weights = _three_decimals(view.weights, decimal)  # (T, T)
+    before = _three_decimals(view.weights_before_dropout, decimal) if view.dropped.any() else weights
+    status = status.tolist()
     why = {
-        "future": "blocked: this key comes after the query (future)",
-        "padding": "blocked: this key is a PAD token",
-        "both": "blocked: future and PAD",
-        "dropped": "dropped by dropout (was {before:.3f})",
+        "future": _("blocked: this key comes after the query (future)"),
+        "padding": _("blocked: this key is a PAD token"),
+        "both": _("blocked: future and PAD"),
         "legal": "",
     }
+    # Translators: the text over a map's cell; keep <b>, </b> and <br> (Plotly's bold and line break); {weight} is
+    # a weight with three decimals (0.250)
+    looks = _("query <b>{query}</b> looks at key <b>{key}</b><br>weight {weight}")
+    # Translators: over a map's cell that dropout zeroed; {before} is its weight before, with three decimals
+    dropped = _("dropped by dropout (was {before})")
     rows = []
     for i, query in enumerate(words):
         row = []
         for j, key in enumerate(words):
-            note = why[status[i, j]].format(before=before[i, j])
-            text = f"query <b>{query}</b> looks at key <b>{key}</b><br>weight {weights[i, j]:.3f}"
+            note = dropped.format(before=before[i][j]) if status[i][j] == "dropped" else why[status[i][j]]
+            text = looks.format(query=query, key=key, weight=weights[i][j])
             row.append(text + (f"<br>{note}" if note else ""))
         rows.append(row)
     return rows
@@ -103,7 +119,8 @@ def attention_map_spec(
     title: str | None = None,
 ) -> dict:
     """The weight table of one head (0-based; default: the head in view), blocked cells grey, as the plain
-    figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it)."""
+    figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it). Its words and
+    numbers are in the run's language; `title` is drawn as it is given."""
     view = source.head_map(head)
     length = len(view.labels)
     weights = view.weights  # (T, T)
@@ -115,13 +132,14 @@ def attention_map_spec(
     grey_font = max(MIN_TEXT, font - 3)
 
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
-    cell_text = np.where(status == "dropped", DROP_MARK, np.char.mod("%.2f", weights)).astype(object)
+    cell_text = np.where(status == "dropped", _(DROP_MARK), _cell_numbers(weights)).astype(object)
     if not style.cell_text:
         cell_text[:] = ""  # too many cells for readable numbers: colour, hover and the table carry them
     cell_text[blocked] = ""
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
     grey = ~np.isnan(kind)
-    future_mark = ("·" if length > 10 else "future") if style.cell_text else ""
+    # Translators: the mark drawn in a map's grey cell whose key comes after the query (6 letters at most)
+    future_mark = ("·" if length > 10 else _("future")) if style.cell_text else ""
     texts = np.where(kind == 0, future_mark, np.where(grey, "PAD", cell_text))
     if font <= MIN_TEXT:  # ...but none below 11 px: small cells keep only the grey (the legend names the two greys)
         texts[grey] = ""
@@ -136,7 +154,8 @@ def attention_map_spec(
             "type": "heatmap", "name": "weights", "z": heatmap_cells(shown), "x": positions, "y": positions,
             "zmin": 0, "zmax": 1, "colorscale": WEIGHT_SCALE, "hoverinfo": "skip", "hoverongaps": False,
             "showscale": style.show_scale, "xgap": 2, "ygap": 2,
-            "colorbar": {"title": {"text": "weight", "font": {"size": style.axis_font}}, "thickness": 14, "len": 0.9,
+            "colorbar": {"title": {"text": _("weight"), "font": {"size": style.axis_font}}, "thickness": 14,
+                         "len": 0.9,
                          "tickvals": [0, 0.5, 1], "tickfont": {"size": style.axis_font}},
         },
         {
@@ -161,6 +180,19 @@ def attention_map_spec(
             "line": {"color": SELECT_COLOUR, "width": 4}, "fillcolor": "rgba(0,0,0,0)", "layer": "above",
         }]
     return {"data": traces, "layout": layout}
+
+
+def _three_decimals(weights: np.ndarray, decimal: str) -> list[list[str]]:
+    """(T, T) weights as text with three decimals and the decimal sign `decimal` ("0.250", "0,250")."""
+    rows = [[f"{weight:.3f}" for weight in row] for row in weights.tolist()]
+    return rows if decimal == "." else [[text.replace(".", decimal) for text in row] for row in rows]
+
+
+def _cell_numbers(weights: np.ndarray) -> np.ndarray:
+    """(T, T) weights as the cells print them, two decimals with the language's decimal sign ("0.25", "0,25")."""
+    text = np.char.mod("%.2f", weights)
+    decimal = language(current_language()).decimal
+    return text if decimal == "." else np.char.replace(text, ".", decimal)
 
 
 def _coloured(colour: str, text: str) -> str:
@@ -222,11 +254,11 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
     layout = base_layout(
         style.height, _margins(x_labels, y_labels, style, title),
         xaxis={**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -angle} if angle else {}),
-                  "title": {"text": "key: the word being looked at →" if style.show_titles else "",
+                  "title": {"text": _("key: the word being looked at →") if style.show_titles else "",
                             "font": {"size": max(MIN_TEXT, style.axis_font - 2)}}},
         yaxis={**axis, "ticktext": y_labels, "autorange": False, "range": [length - 0.5, -0.5],
                   "scaleanchor": "x",
-                  "title": {"text": "query: the word looking ↓" if style.show_titles else "",
+                  "title": {"text": _("query: the word looking ↓") if style.show_titles else "",
                             "font": {"size": max(MIN_TEXT, style.axis_font - 2)}}},
         hovermode="closest", clickmode="event+select",
     )

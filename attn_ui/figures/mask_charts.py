@@ -4,7 +4,7 @@ Attention maps are drawn by `maps.attention_map`; this module draws the other pi
 change-a-later-word table, the four routes on one row, a row of A @ V term by term, True/False mask tables,
 the masks of a padded batch, and the mean row sum over many dropout re-rolls. Never calls st.*.
 Like `maps`, the builders write plain figure dicts (Plotly's validation costs tens of ms a figure);
-the page tests build them again with validation on.
+the page tests build them again with validation on. Words and numbers are in the run's language (attn_lang).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from attn_core.lessons.masks import SAME, DropoutRolls, LaterWordChange, PaddedBatch, RouteRows, RowTimesValues
+from attn_lang import N_, _, _n, current_language, number
+from attn_lang.languages import language
 from attn_ui.figures.layout import base_layout, heatmap_cells
 from attn_ui.figures.palette import (
     CHANGE_SCALE,
@@ -34,9 +36,11 @@ from attn_ui.figures.plotly_fast import figure_from_spec
 from attn_ui.words.escape import plotly_escape
 
 FONT = 13
-SETUP_SHORT = ("no mask", "−∞ first", "zero after", "score → 0")  # column heads of the experiment
-ROUTE_SHORT = MappingProxyType({"neg_inf": "−∞ first", "zero_after": "zero after", "renormalize": "zero, renorm.",
-               "zero_score": "score → 0"})  # fmt: skip
+# Translators: the short names of the ways of removing a blocked cell, a table's column heads; the lesson's text
+# names them in bold (mask_words.ROUTES_HOW), so write them as it does
+SETUP_SHORT = (N_("no mask"), N_("−∞ first"), N_("zero after"), N_("score → 0"))  # column heads of the experiment
+ROUTE_SHORT = MappingProxyType({"neg_inf": N_("−∞ first"), "zero_after": N_("zero after"),
+               "renormalize": N_("zero, renorm."), "zero_score": N_("score → 0")})  # fmt: skip
 
 
 # --- small pieces ---------------------------------------------------------------------------------
@@ -47,9 +51,11 @@ def _words(labels) -> list[str]:
 
 
 def _fmt(values: np.ndarray, digits: int = 2) -> np.ndarray:
-    """Numbers as text; anything that rounds to zero prints as 0.00 (never -0.00)."""
+    """Numbers as text in the language's decimal sign; anything that rounds to zero prints as 0.00 (never -0.00)."""
     rounded = np.round(values, digits) + 0.0  # + 0.0 turns -0.0 into 0.0
-    return np.char.mod(f"%.{digits}f", rounded).astype(object)
+    text = np.char.mod(f"%.{digits}f", rounded)
+    decimal = language(current_language()).decimal
+    return (text if decimal == "." else np.char.replace(text, ".", decimal)).astype(object)
 
 
 def _heatmap(z: np.ndarray, text: np.ndarray, name: str, **extra) -> dict:
@@ -96,11 +102,12 @@ def later_change_table(change: LaterWordChange) -> go.Figure:
     words[change.position - 1] = f"<b>{words[change.position - 1]} → {plotly_escape(change.new_word)}</b>"
     trace = _heatmap(
         np.where(moved > SAME, moved, 0.0), text, "output change", zmin=0, zmax=max(float(moved.max()), 1e-9),
-        colorscale=CHANGE_SCALE, customdata=[list(change.setups)] * moved.shape[0],
+        colorscale=CHANGE_SCALE, customdata=[[_(name) for name in change.setups]] * moved.shape[0],
         textfont={"size": FONT, "color": TEXT_ON_LIGHT},  # black stays >= 4.8:1 up to the strongest orange
-        hovertemplate="%{customdata}<br>row moved by %{z:.3g}<extra></extra>",
+        # Translators: Plotly's hover template: keep %{customdata}, %{z:.3g} and the <...> marks as they are
+        hovertemplate=_("%{customdata}<br>row moved by %{z:.3g}<extra></extra>"),
     )  # fmt: skip
-    xaxis, yaxis = _axes(list(SETUP_SHORT), words)
+    xaxis, yaxis = _axes([_(name) for name in SETUP_SHORT], words)
     shapes = [_box(len(change.setups) - 0.5, change.earlier_rows - 0.5)] if change.earlier_rows else []
     return _figure([trace], 70 + 40 * len(words), top=40, xaxis=xaxis, yaxis=yaxis, shapes=shapes)
 
@@ -112,13 +119,18 @@ def routes_table(rows: RouteRows) -> go.Figure:
     blocked = np.broadcast_to(rows.blocked[:, None], weights.shape)
     grey = blocked & (weights == 0)
     text = _fmt(weights)
-    text[blocked & (weights > 0)] = [f"{w:.2f} leak" for w in weights[blocked & (weights > 0)]]
+    # Translators: a cell the mask blocks that still got weight (the zero-score trap); short, a cell is small
+    text[blocked & (weights > 0)] = [_("{weight:.2f} leak", weight=w) for w in weights[blocked & (weights > 0)]]
     nothing = np.full((1, weights.shape[1]), np.nan)  # (1, K) the sum row, empty in the first two layers
+    # Translators: the word in a blocked cell of a small table
+    grey_text = np.where(grey, _("blocked"), "")
     blank = np.full((1, weights.shape[1]), "", dtype=object)
     traces = [
         _heatmap(np.vstack([np.where(grey, np.nan, weights), nothing]), np.vstack([np.where(grey, "", text), blank]),
-                 "weights", zmin=0, zmax=1, colorscale=WEIGHT_SCALE, hovertemplate="weight %{z:.3f}<extra></extra>"),
-        _heatmap(np.vstack([np.where(grey, 1.0, np.nan), nothing]), np.vstack([np.where(grey, "blocked", ""), blank]),
+                 "weights", zmin=0, zmax=1, colorscale=WEIGHT_SCALE,
+                 # Translators: Plotly's hover template: keep %{z:.3f} and <extra></extra> as they are
+                 hovertemplate=_("weight %{z:.3f}<extra></extra>")),
+        _heatmap(np.vstack([np.where(grey, 1.0, np.nan), nothing]), np.vstack([grey_text, blank]),
                  "blocked", zmin=0, zmax=1, colorscale=[[0, GREY_FUTURE], [1, GREY_FUTURE]], hoverinfo="skip",
                  textfont={"size": FONT - 1, "color": GREY_TEXT}),
         _heatmap(np.vstack([np.full(weights.shape, np.nan), rows.sums[None]]),
@@ -126,7 +138,8 @@ def routes_table(rows: RouteRows) -> go.Figure:
                  zmin=0, zmax=1, colorscale=[[0, OPEN_CELL], [1, OPEN_CELL]], hoverinfo="skip",
                  texttemplate="<b>%{text}</b>", textfont={"size": FONT, "color": OPEN_TEXT}),
     ]  # fmt: skip
-    xaxis, yaxis = _axes([ROUTE_SHORT[r] for r in rows.routes], _words(rows.labels) + ["<b>row sum</b>"])
+    row_sum = _("row sum")  # a literal outside the f-string below: the catalog's extraction reads no f-string
+    xaxis, yaxis = _axes([_(ROUTE_SHORT[r]) for r in rows.routes], _words(rows.labels) + [f"<b>{row_sum}</b>"])
     return _figure(traces, 70 + 40 * (len(rows.labels) + 1), top=40, xaxis=xaxis, yaxis=yaxis)
 
 
@@ -146,10 +159,13 @@ def row_times_values(terms: RowTimesValues) -> go.Figure:
     split = (length + 1) / (2 * length + 1)  # the lower grid has one row more (the sum)
     gap = 0.14
     x1, y1 = _axes(columns, words, y={"domain": [split + gap / 2, 1.0]})
-    weighted = [f"{w:.2f} × {word}" for w, word in zip(terms.weights, words, strict=True)] + ["<b>sum</b>"]
+    # Translators: the last row's label: the sum of the rows above it
+    total = _("sum")  # outside the f-string below: the catalog's extraction reads no f-string
+    weighted = [f"{number(w, '.2f')} × {word}" for w, word in zip(terms.weights, words, strict=True)]
+    weighted.append(f"<b>{total}</b>")
     x2, y2 = _axes(columns, weighted, x={"anchor": "y2"}, y={"domain": [0.0, split - gap / 2], "anchor": "x2"})
-    titles = [_title("the value vectors v: all still there", 1.0, 0.5),
-              _title("weight × v, and their sum (this row of A @ V)", split - gap / 2, 0.5)]
+    titles = [_title(_("the value vectors v: all still there"), 1.0, 0.5),
+              _title(_("weight × v, and their sum (this row of A @ V)"), split - gap / 2, 0.5)]
     for title in titles:
         title["yshift"] = 30
     return _figure(traces, 170 + 34 * (2 * length + 1), top=66, xaxis=x1, yaxis=y1, xaxis2=x2, yaxis2=y2,
@@ -184,7 +200,13 @@ def batch_masks(batch: PaddedBatch) -> list[go.Figure]:
     figures = []
     for b in range(count):
         pads = length - batch.lengths[b]
-        title = f"sentence {b + 1}: {batch.lengths[b]} words" + (f" + {pads} PAD" if pads else "")
+        # English keeps "words" for any count; _n gives other languages their singular
+        if pads:
+            title = _n("sentence {number}: {count} words + {pads} PAD", "sentence {number}: {count} words + {pads} PAD",
+                       batch.lengths[b], number=b + 1, pads=pads)
+        else:
+            title = _n("sentence {number}: {count} words", "sentence {number}: {count} words", batch.lengths[b],
+                       number=b + 1)
         figures.append(mask_table(future[b], batch.broadcast[b], batch.grid[b], title))
     return figures
 
@@ -196,20 +218,23 @@ def row_sum_rolls(rolls: DropoutRolls) -> go.Figure:
     """Running mean of the mean row sum over the re-rolls, with and without the 1 / (1 - p) rescale."""
     x = list(range(1, len(rolls.with_rescale) + 1))
     traces = []
-    for values, running, colour, name in (
-        (rolls.with_rescale, rolls.running_with, LINE_RESCALED, "with rescale"),
-        (rolls.without_rescale, rolls.running_without, LINE_UNSCALED, "rescale forgotten"),
+    # Translators: Plotly's hover templates: keep %{x}, %{y:.3f} and <extra></extra> as they are
+    one_roll, mean_of = _("roll %{x}: %{y:.3f}<extra></extra>"), _("mean of %{x} rolls: %{y:.3f}<extra></extra>")
+    for values, running, colour, point, line in (
+        (rolls.with_rescale, rolls.running_with, LINE_RESCALED, N_("with rescale: one roll"),
+         N_("with rescale: mean {mean:.3f}")),
+        (rolls.without_rescale, rolls.running_without, LINE_UNSCALED, N_("rescale forgotten: one roll"),
+         N_("rescale forgotten: mean {mean:.3f}")),
     ):
         traces.append({
-            "type": "scatter", "x": x, "y": values.tolist(), "mode": "markers", "name": f"{name}: one roll",
-            "marker": {"size": 4, "color": colour, "opacity": 0.3}, "showlegend": False,
-            "hovertemplate": "roll %{x}: %{y:.3f}<extra></extra>",
+            "type": "scatter", "x": x, "y": values.tolist(), "mode": "markers", "name": _(point),
+            "marker": {"size": 4, "color": colour, "opacity": 0.3}, "showlegend": False, "hovertemplate": one_roll,
         })  # fmt: skip
         traces.append({
             "type": "scatter", "x": x, "y": running.tolist(), "mode": "lines", "line": {"color": colour, "width": 3},
-            "name": f"{name}: mean {running[-1]:.3f}", "hovertemplate": "mean of %{x} rolls: %{y:.3f}<extra></extra>",
+            "name": _(line, mean=running[-1]), "hovertemplate": mean_of,
         })  # fmt: skip
-    levels = [(1.0, "1"), (1.0 - rolls.p, f"1 − p = {1 - rolls.p:.2f}")]
+    levels = [(1.0, "1"), (1.0 - rolls.p, f"1 − p = {number(1 - rolls.p, '.2f')}")]
     shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": y, "y1": y,
                "line": {"dash": "dot", "color": "#7f7f7f"}} for y, __ in levels]  # fmt: skip
     notes = [{"text": text, "xref": "paper", "x": 0.99, "y": y, "yanchor": "bottom", "xanchor": "right",
@@ -217,8 +242,8 @@ def row_sum_rolls(rolls: DropoutRolls) -> go.Figure:
     top = max(1.2, float(max(rolls.with_rescale.max(), rolls.without_rescale.max())) + 0.05)
     return _figure(
         traces, 380, top=10, shapes=shapes, annotations=notes, hovermode="closest",
-        xaxis={"title": {"text": "re-rolls of the dropout pattern"}, "fixedrange": True, "showgrid": False},
-        yaxis={"title": {"text": "mean row sum"}, "fixedrange": True, "range": [0, top]},
+        xaxis={"title": {"text": _("re-rolls of the dropout pattern")}, "fixedrange": True, "showgrid": False},
+        yaxis={"title": {"text": _("mean row sum")}, "fixedrange": True, "range": [0, top]},
         legend={"orientation": "h", "y": -0.25, "x": 0},
     )  # fmt: skip
 
@@ -228,7 +253,10 @@ def mask_tables(result) -> list[go.Figure]:
     future, padding = result.blocked_by_causal, result.blocked_by_padding
     nothing = np.zeros_like(future)
     return [
-        mask_table(future, nothing, result.labels, f"causal: {int(future.sum())} blocked"),
-        mask_table(nothing, padding, result.labels, f"padding: {int(padding.sum())} blocked"),
-        mask_table(future & ~padding, padding, result.labels, f"causal OR padding: {result.masked_cells}"),
+        # Translators: a True/False table's title; {cells} is how many cells the mask blocks
+        mask_table(future, nothing, result.labels, _("causal: {cells} blocked", cells=int(future.sum()))),
+        mask_table(nothing, padding, result.labels, _("padding: {cells} blocked", cells=int(padding.sum()))),
+        mask_table(future & ~padding, padding, result.labels,
+                   # Translators: keep OR (the logical operation that joins the masks)
+                   _("causal OR padding: {cells}", cells=result.masked_cells)),
     ]

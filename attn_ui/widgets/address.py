@@ -25,7 +25,9 @@ import streamlit as st
 from attn_core import Settings, settings_from_query
 from attn_core.query import unused_key_notes
 from attn_core.settings import FIELD_BY_NAME
+from attn_lang import _, number
 from attn_ui.widgets.state import SETTINGS_KEY, history_navigation, url_params
+from attn_ui.words.explain import listed
 
 KEPT = ("mode", "lang")  # other features' keys that every page keeps in its address
 
@@ -114,7 +116,8 @@ class PageAddress:
         for name, offered in self.choices.items():
             if getattr(base, name) not in offered:
                 key, fallback = FIELD_BY_NAME[name].key, getattr(self.default, name)
-                notes.append(f"This page offers `{key}` = {', '.join(map(str, offered))}; it was set to {fallback}.")
+                notes.append(_("This page offers `{key}` = {offered}; it was set to {fallback}.", key=key,
+                               offered=listed(number(value) for value in offered), fallback=fallback))
                 base = base.replace(**{name: fallback})
         state[self._base_key] = base
         state.update(self._widget_values(base))

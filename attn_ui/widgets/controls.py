@@ -27,6 +27,7 @@ from attn_core import (
 )
 from attn_core.settings import DROPOUT_STEP, FIELD_BY_NAME, FIELDS, MAX_SEED
 from attn_core.tokens import MAX_TOKENS, unique_labels
+from attn_lang import N_, _
 from attn_ui.widgets.state import Incoming
 from attn_ui.words.escape import md_escape
 
@@ -34,7 +35,7 @@ MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 MORE_KEY = "lab.more"  # whether the "More" expander is open
 LAB = "lab"  # the Lab's namespace
 ADVANCED_FIELDS = frozenset({"sentence", "d_model", "route", "seed"})  # drawn inside "More"
-PAD_LABEL = "Tap a word to make it PAD"
+PAD_LABEL = N_("Tap a word to make it PAD")
 
 
 def widget_key(namespace: str, field_name: str) -> str:
@@ -51,31 +52,32 @@ def _initial(name: str, value: Any) -> dict[str, Any]:
 
 
 def causal_toggle(namespace: str, value: bool | None = None) -> bool:
-    return st.toggle("Causal mask", key=widget_key(namespace, "causal"), **_initial("value", value),
-                     help="Block every key that comes after the query word.")
+    return st.toggle(_("Causal mask"), key=widget_key(namespace, "causal"), **_initial("value", value),
+                     help=_("Block every key that comes after the query word."))
 
 
 def pad_chips(namespace: str, labels: Sequence[str], default: Sequence[int] | None = None,
               label: str = PAD_LABEL) -> tuple[int, ...]:
-    """Chips of the sentence's words; the ones picked (1-based positions) become PAD."""
-    picked = st.pills(label, list(range(1, len(labels) + 1)), selection_mode="multi",
+    """Chips of the sentence's words; the ones picked (1-based positions) become PAD. `label` is a message marked
+    with N_, drawn as _(label)."""
+    picked = st.pills(_(label), list(range(1, len(labels) + 1)), selection_mode="multi",
                       key=widget_key(namespace, "padded"), format_func=lambda pos: md_escape(labels[pos - 1]),
                       wrap=True, **_initial("default", None if default is None else list(default)))
     return tuple(sorted(picked or ()))
 
 
 def dropout_slider(namespace: str, value: float | None = None) -> float:
-    return st.slider("Dropout p", 0.0, MAX_DROPOUT, step=DROPOUT_STEP, key=widget_key(namespace, "dropout"),
+    return st.slider(_("Dropout p"), 0.0, MAX_DROPOUT, step=DROPOUT_STEP, key=widget_key(namespace, "dropout"),
                      format="%.2f", **_initial("value", value))
 
 
 def training_toggle(namespace: str, value: bool | None = None) -> bool:
-    return st.toggle("Training", key=widget_key(namespace, "training"), **_initial("value", value),
-                     help="Dropout acts only while training; inference ignores p.")
+    return st.toggle(_("Training"), key=widget_key(namespace, "training"), **_initial("value", value),
+                     help=_("Dropout acts only while training; inference ignores p."))
 
 
 def rescale_toggle(namespace: str, value: bool | None = None) -> bool:
-    return st.toggle("Rescale survivors by 1 / (1 − p)", key=widget_key(namespace, "rescale"),
+    return st.toggle(_("Rescale survivors by 1 / (1 − p)"), key=widget_key(namespace, "rescale"),
                      **_initial("value", value))
 
 
@@ -89,8 +91,8 @@ def _reroll(namespace: str) -> None:
 
 
 def reroll_button(namespace: str, disabled: bool = False) -> None:
-    st.button("Re-roll", icon=":material/casino:", on_click=_reroll, args=(namespace,), key=f"{namespace}.reroll",
-              help="Draw a new dropout pattern.", disabled=disabled, width="stretch")
+    st.button(_("Re-roll"), icon=":material/casino:", on_click=_reroll, args=(namespace,), key=f"{namespace}.reroll",
+              help=_("Draw a new dropout pattern."), disabled=disabled, width="stretch")
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], str]:
         try:
             sentence = " ".join(tokenize(state[widget_key(LAB, "sentence")]))
         except SettingsError as error:
-            sentence_note = f"{error} The map keeps the previous sentence."
+            sentence_note = _("{error} The map keeps the previous sentence.", error=str(error))
     raw = {name: state[widget_key(LAB, name)] if _drawn(name) else getattr(incoming.settings, name)
            for name in LAB_FIELDS if name != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
@@ -182,18 +184,19 @@ def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
     causal_toggle(LAB)
     head_options = [h for h in valid_head_counts(settings.d_model) if h <= MAX_HEADS_SHOWN]
     st.segmented_control(
-        "Heads", head_options, key=widget_key(LAB, "heads"), required=True, wrap=True,
+        _("Heads"), head_options, key=widget_key(LAB, "heads"), required=True, wrap=True,
         help=f"d_head = d_model / heads = {settings.d_model} / {settings.heads} = {settings.d_head}",
     )
-    st.caption(f"d_head = {settings.d_model} / {settings.heads} = **{settings.d_head}** per head")
+    st.caption(_("d_head = {d_model} / {heads} = **{d_head}** per head", d_model=settings.d_model,
+                 heads=settings.heads, d_head=settings.d_head))
     if settings.heads > 1:
         st.segmented_control(
-            "Viewing head", list(range(1, settings.heads + 1)), key=widget_key(LAB, "view"), required=True,
+            _("Viewing head"), list(range(1, settings.heads + 1)), key=widget_key(LAB, "view"), required=True,
             wrap=True,
         )
     dropout_controls(LAB, offer_rescale=True)  # the rescale try-it needs no trip into "More"
     if not settings.training and settings.dropout > 0:
-        st.caption(f"Inference: dropout is off, so p = {settings.dropout:.2f} is ignored.")
+        st.caption(_("Inference: dropout is off, so p = {p:.2f} is ignored.", p=settings.dropout))
     pad_chips(LAB, labels)
     advanced_controls(sentence_note)
     return settings, notes
@@ -203,13 +206,16 @@ def advanced_controls(sentence_note: str = "") -> None:
     """The "More" expander. Its widgets are drawn only while it is open (opening it reruns the Lab once), so
     the clicks of everyone who never opens it do not pay for them; closed, their values live on in the
     session's Settings, from which _prepare_state seeds them again."""
-    more = st.expander("More: sentence, d_model, masking route, seed", key=MORE_KEY, on_change="rerun")
+    more = st.expander(_("More: sentence, d_model, masking route, seed"), key=MORE_KEY, on_change="rerun")
     if not more.open:
         return
     with more:
-        st.text_input(f"Sentence (1 to {MAX_TOKENS} words)", key=widget_key(LAB, "sentence"), max_chars=400)
+        st.text_input(_("Sentence (1 to {most} words)", most=MAX_TOKENS), key=widget_key(LAB, "sentence"),
+                      max_chars=400)
         if sentence_note:  # right under the box, not in the notes above the map: a phone would not show it
             st.warning(sentence_note, icon=":material/info:")
         st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)
-        st.selectbox("Masking route", ROUTES, key=widget_key(LAB, "route"), format_func=ROUTE_NAMES.__getitem__)
-        st.number_input("Seed of W_q, W_k, W_v, W_o", 0, MAX_SEED, step=1, key=widget_key(LAB, "seed"))
+        # the names in this run's language, looked up now: a test harness formats the value again outside the run
+        names = {route: _(ROUTE_NAMES[route]) for route in ROUTES}
+        st.selectbox(_("Masking route"), ROUTES, key=widget_key(LAB, "route"), format_func=names.__getitem__)
+        st.number_input(_("Seed of W_q, W_k, W_v, W_o"), 0, MAX_SEED, step=1, key=widget_key(LAB, "seed"))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from attn_core import Result, Settings
+from attn_lang import _, current_language, number
 from attn_ui.figures import maps
 from attn_ui.figures.layout import LAB, MapStyle, download_config, with_min_fonts
 from attn_ui.figures.plotly_fast import ReadyFigure
@@ -36,31 +38,34 @@ def show_notes(notes: Iterable[str], projector: bool = False) -> None:
 # is passed with a leading underscore, so the cache keys on the Settings (their repr, as cached_compute does). They
 # are called with keyword arguments: for each positional one, Streamlit's cache inspects the function's signature to
 # learn its name, about 15 us an argument at every call (the map's lookup: 132-139 us positional, 73-79 us by keyword).
+# What they return holds words and numbers in a language, so the language (`lang`, current_language()) is part of
+# each key: a Spanish session never gets the English map's hover text, nor its decimal points.
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
-def _drawn_map(_result: Result, settings: Settings, row: int | None, style: MapStyle) -> tuple[dict, str]:
-    """The map's figure dict and its text alternative."""
+def _drawn_map(_result: Result, settings: Settings, row: int | None, style: MapStyle, lang: str) -> tuple[dict, str]:
+    """The map's figure dict and its text alternative, in language `lang` (the run's: it is the key's)."""
     return maps.attention_map_spec(_result, selected_row=row, style=style), map_summary(_result)
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
-def _drawn_words(_result: Result, settings: Settings, score_tensor: bool) -> tuple[dict[str, str], str | None]:
-    """The KPI tiles' values and the empty-rows warning."""
+def _drawn_words(_result: Result, settings: Settings, score_tensor: bool, lang: str
+                 ) -> tuple[dict[str, str], str | None]:
+    """The KPI tiles' values and the empty-rows warning, in language `lang`."""
     return kpi_values(_result, score_tensor), empty_row_warning(_result)
 
 
 @st.cache_data(max_entries=500, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
-def _lesson_specs(_build, name: str, _result: Result, settings: Settings) -> dict | list[dict]:
+def _lesson_specs(_build, name: str, _result: Result, settings: Settings, lang: str) -> dict | list[dict]:
     figures = _build(_result)
     return [figure.to_dict() for figure in figures] if isinstance(figures, list) else figures.to_dict()
 
 
 def drawn(build, result: Result) -> ReadyFigure | list[ReadyFigure]:
-    """`build(result)` (a figure, or a list of them) built once per Settings for every session, and handed to
-    chart() as finished dicts, so a rerun neither builds nor copies it again."""
+    """`build(result)` (a figure, or a list of them) built once per Settings and language for every session, and
+    handed to chart() as finished dicts, so a rerun neither builds nor copies it again."""
     specs = _lesson_specs(_build=build, name=f"{build.__module__}.{build.__qualname__}", _result=result,
-                          settings=result.settings)
+                          settings=result.settings, lang=current_language())
     return [ReadyFigure(spec) for spec in specs] if isinstance(specs, list) else ReadyFigure(specs)
 
 
@@ -70,20 +75,28 @@ def kpi_tiles(result: Result, columns: int = 1, score_tensor: bool = True) -> No
     A lecture scene leaves out the score tensor: its story never needs it, and two columns of seven tiles
     would not fit a 1280x720 projector.
     """
-    metric_tiles(_drawn_words(_result=result, settings=result.settings, score_tensor=score_tensor)[0], columns,
-                 helps=KPI_HELP)
+    words = _drawn_words(_result=result, settings=result.settings, score_tensor=score_tensor, lang=current_language())
+    metric_tiles(words[0], columns, helps=KPI_HELP)
 
 
-def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, str] | None = None) -> None:
+def metric_tiles(values: Mapping[str, str], columns: int, helps: Mapping[str, str] | None = None,
+                 fill: Mapping[str, Any] | None = None) -> None:
     """Bordered metric tiles, `columns` to a row (1 to 4).
+
+    `values` maps a label to its value, `helps` a label to its help. Labels and helps are messages (English, marked
+    with N_ where they are written) and are drawn here as _(label) and _(help), so a table of tiles can stay keyed
+    by its English labels; `fill` fills their placeholders ("Different maps in {rolls} re-rolls"). The values are
+    drawn as they are given: in the run's language already.
 
     One wrapping row of tiles (look.py gives each tile 1/columns of the width), not a grid of st.columns: a
     click redraws 7 elements instead of 15. A screen reader and the Tab key meet the tiles in the order the
     eye reads them (left to right, then down).
     """
+    fill = fill or {}
     with st.container(key=f"kpis-{columns}", horizontal=columns > 1, gap="small"):
         for label, value in values.items():
-            st.metric(label, value, help=(helps or {}).get(label), border=True)
+            help_text = (helps or {}).get(label)
+            st.metric(_(label, **fill), value, help=_(help_text, **fill) if help_text else None, border=True)
 
 
 def chart(figure, key: str | None = None, config: dict | None = None, place=st, max_height: int | None = None,
@@ -113,12 +126,12 @@ def table(data, place=st, digits: int | None = None, **dataframe_options) -> Non
     if digits is not None:
         frame = pd.DataFrame(data)
         numeric = frame.select_dtypes("number").columns
-        data = frame.style.format({name: f"{{:.{digits}f}}" for name in numeric})
+        data = frame.style.format({name: lambda value: number(value, f".{digits}f") for name in numeric})
     place.table(data, hide_index=hide_index)
 
 
 def empty_rows_notice(result: Result) -> None:
-    warning = _drawn_words(_result=result, settings=result.settings, score_tensor=True)[1]
+    warning = _drawn_words(_result=result, settings=result.settings, score_tensor=True, lang=current_language())[1]
     if warning:
         st.warning(warning, icon=":material/warning:")
 
@@ -137,7 +150,8 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
 def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and, unless `sentence` is
     False (a projected scene, whose answer already says it), the sentence that explains that row."""
-    spec, summary = _drawn_map(_result=result, settings=result.settings, row=row, style=style)
+    spec, summary = _drawn_map(_result=result, settings=result.settings, row=row, style=style,
+                               lang=current_language())
     st.plotly_chart(
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
         config=download_config(map_file_name(result.settings)), alt=summary,
@@ -147,18 +161,20 @@ def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sent
             if sentence:
                 st.markdown(row_sentence(result, row))
         else:
-            st.caption("Click a cell to explain its row.")
+            st.caption(_("Click a cell to explain its row."))
     weights_table_expander(result)
 
 
 def legend(result: Result) -> None:
     """What the colours and marks of the map mean, in words."""
-    lines = ["colour = weight from 0 to 1", "light grey “future” = blocked by the causal mask",
-             "dark grey “PAD” = blocked by padding"]
+    # Translators: the map's legend, one entry a message; “future”, “PAD” and “drop” are the marks drawn in the
+    # map's cells (attn_ui/figures/maps.py): write them as the map does
+    lines = [_("colour = weight from 0 to 1"), _("light grey “future” = blocked by the causal mask"),
+             _("dark grey “PAD” = blocked by padding")]
     if result.settings.dropout_active:
-        lines.append("“drop” = zeroed by dropout")
+        lines.append(_("“drop” = zeroed by dropout"))
     if projector.is_on():  # a caption is hidden there; the hall reads the legend at body size, in short words
-        marks = ["**colour** weight 0 → 1", "**future** mask", "**PAD** padding"]
-        st.markdown(" · ".join([*marks, *(["**drop** dropout"] if result.settings.dropout_active else [])]))
+        marks = [_("**colour** weight 0 → 1"), _("**future** mask"), _("**PAD** padding")]
+        st.markdown(" · ".join([*marks, *([_("**drop** dropout")] if result.settings.dropout_active else [])]))
         return
     st.caption(" · ".join(lines))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from attn_lang import _
 from attn_ui.quiz.bank import BY_ID
 from attn_ui.quiz.model import is_complete
 from attn_ui.widgets import questions
@@ -21,7 +22,10 @@ def answered(question_id: str) -> bool:
 
 
 def answer_fold(question_id: str, label: str) -> DeltaGenerator:
-    """An expander for what answers the question: closed until the question is answered, then open."""
+    """An expander for what answers the question: closed until the question is answered, then open. `label` is a
+    message marked with N_ where it is written, drawn here as _(label)."""
     done = answered(question_id)
-    return st.expander(label if done else f"{label} (answer the question above first)", expanded=done,
+    title = _(label)
+    # Translators: the title of a fold whose question is not answered yet; {title} is the fold's own title
+    return st.expander(title if done else _("{title} (answer the question above first)", title=title), expanded=done,
                        icon=":material/lightbulb:")

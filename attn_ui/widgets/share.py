@@ -7,11 +7,12 @@ from collections.abc import Mapping
 import streamlit as st
 
 from attn_core import Result
+from attn_lang import N_, _
 from attn_ui.words.export import csv_file_name, lab_root, view_url, weights_csv
 
 LINK_KEY = "lab.link"  # whether the "Link to this view" popover is open
-PNG_HINT = ("The map as a picture: the camera button above its top right corner saves a PNG under the same name. "
-            "It keeps the theme's text colour, so export in the light theme for a white slide.")
+PNG_HINT = N_("The map as a picture: the camera button above its top right corner saves a PNG under the same "
+              "name. It keeps the theme's text colour, so export in the light theme for a white slide.")
 
 
 def share_row(result: Result, view: Mapping[str, str]) -> None:
@@ -26,18 +27,18 @@ def share_row(result: Result, view: Mapping[str, str]) -> None:
     settings = result.settings
     with st.container(key="lab-share", horizontal=True, gap="small", vertical_alignment="center"):
         st.download_button(
-            "Weights as CSV", weights_csv(result), file_name=csv_file_name(settings),
+            _("Weights as CSV"), weights_csv(result), file_name=csv_file_name(settings),
             mime="text/csv", icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
-            help=PNG_HINT,
+            help=_(PNG_HINT),
         )
-        link = st.popover("Link to this view", icon=":material/link:", width="stretch", key=LINK_KEY,
+        link = st.popover(_("Link to this view"), icon=":material/link:", width="stretch", key=LINK_KEY,
                           on_change="rerun")
         if link.open:
             with link:
                 root = lab_root(st.context.url)
                 st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
                 if root:
-                    st.caption("Point at the box and press its copy button. The link opens the Lab exactly as it "
-                               "is now.")
+                    st.caption(_("Point at the box and press its copy button. The link opens the Lab exactly as "
+                                 "it is now."))
                 else:
-                    st.caption("Add this to the app's address (after the last /) to open the Lab as it is now.")
+                    st.caption(_("Add this to the app's address (after the last /) to open the Lab as it is now."))

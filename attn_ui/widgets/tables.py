@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from attn_lang import number
 from attn_ui.widgets import panels
 
 NARROW_BUDGET = 54  # characters a 390 px phone fits across one table (358 px, about 6 px a character in Chromium)
@@ -52,16 +53,17 @@ def column_groups(columns: Mapping[str, Sequence[str]], budget: int = NARROW_BUD
 
 
 def _text(value: Any, formatter: Formatter | None) -> str:
+    """A cell of a narrow table: a fractional number by `formatter`, any other number in the language's signs."""
     if formatter is not None and isinstance(value, float):
         return formatter(value)
-    return str(value)
+    return number(value) if isinstance(value, float) else str(value)
 
 
 def fitted_table(table: Mapping[str, Sequence[Any]], key: str, number: Formatter | None = None,
                  **dataframe_options: Any) -> None:
     """`table` (column -> values, the first column labels the rows) as one st.dataframe on a wide screen and as
     narrow static tables on a phone. `number` writes every fractional number of the narrow tables, as the wide
-    table shows it (its column_config)."""
+    table shows it (its column_config), in the run's language. The column names are drawn as they are given."""
     with st.container(key=f"{key}-table-wide"):
         panels.table(dict(table), hide_index=True, **dataframe_options)  # an HTML table in projector mode
     texts = {name: [_text(value, number) for value in values] for name, values in table.items()}

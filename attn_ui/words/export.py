@@ -1,6 +1,8 @@
 """What leaves the app as text: the weights as CSV, file names that go with them, and links to a view.
 
-Pure: no streamlit. A word that starts like a spreadsheet formula is quoted, so no program runs it.
+Pure: no streamlit. A word that starts like a spreadsheet formula is quoted, so no program runs it. The CSV's heading
+is in the run's language; its numbers keep the decimal point (the comma separates the fields), and file names and
+links are the same in every language.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import io
 from urllib.parse import urlencode, urlsplit
 
 from attn_core import Result, Settings
+from attn_lang import _
 
 CLOUD_FRAME = "/~/+"  # Community Cloud serves the app in a frame at <app>/~/+/; links should skip it
 SPREADSHEET_TRIGGERS = ("=", "+", "-", "@")  # a cell starting with one of these runs as a formula
@@ -38,7 +41,8 @@ def weights_csv(result: Result, head: int | None = None) -> str:
     names = [_cell(label) + (" (PAD)" if pos in padded else "") for pos, label in enumerate(result.labels, 1)]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["query \\ key", *names])
+    # Translators: the CSV's top left cell: rows are query words, columns key words
+    writer.writerow([_("query \\ key"), *names])
     for name, weights in zip(names, result.weights[head], strict=True):
         writer.writerow([name, *(f"{w:.6f}" for w in weights)])
     return buffer.getvalue()

@@ -2,7 +2,8 @@
 
 `weight_table(result)` gives one row per query word and one column per key word. A grey cell of the map says why
 it is grey ("blocked (future)", "blocked (padding)"), a dropout cell says "dropped", so nothing on the map is
-carried by colour alone. Pure: no streamlit; widgets/access.py draws it under a map.
+carried by colour alone. Pure: no streamlit; widgets/access.py draws it under a map. The words and numbers are in the
+run's language (attn_lang); the column names are marked here and translated where the table is drawn.
 """
 
 from __future__ import annotations
@@ -11,18 +12,28 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from attn_core import Result
+from attn_lang import N_, _, number
 from attn_ui.words.explain import row_sentence
 
-QUERY_COLUMN = "query word"  # has a space, so it can never equal a word label
+# Translators: a table's heading over the query words (rows); keep a space in it, so it never equals a word
+QUERY_COLUMN = N_("query word")  # has a space, so it can never equal a word label
 
 
-SUM_COLUMN = "row sum"
+# Translators: a table's heading over each row's sum of weights; keep a space in it, so it never equals a word
+SUM_COLUMN = N_("row sum")
 
 
-BLOCKED_WORDS = MappingProxyType({  # read-only: module globals are shared by every session
-    "future": "blocked (future)",
-    "padding": "blocked (padding)",
-    "future and padding": "blocked (future and padding)",
+# block_reason -> a grey cell in words; read-only (module globals are shared by every session), drawn as _(words)
+BLOCKED_WORDS = MappingProxyType({
+    "future": N_("blocked (future)"),
+    "padding": N_("blocked (padding)"),
+    "future and padding": N_("blocked (future and padding)"),
+})
+# block_reason -> a cell the masks block that still holds weight (the zero-score trap), with {weight}
+LEAKED_WORDS = MappingProxyType({
+    "future": N_("{weight:.2f} (should be blocked: future)"),
+    "padding": N_("{weight:.2f} (should be blocked: padding)"),
+    "future and padding": N_("{weight:.2f} (should be blocked: future and padding)"),
 })
 
 
@@ -47,11 +58,12 @@ def cell_words(result: Result, head: int, query: int, key: int) -> str:
     reason = result.block_reason(query, key)
     if reason is not None:
         if weight == 0:
-            return BLOCKED_WORDS[reason]
-        return f"{weight:.2f} (should be blocked: {reason})"  # the zero-score trap leaks weight past the mask
+            return _(BLOCKED_WORDS[reason])
+        return _(LEAKED_WORDS[reason], weight=weight)  # the zero-score trap leaks weight past the mask
     if result.dropped[head, query, key]:
-        return f"dropped (was {result.weights_before_dropout[head, query, key]:.2f})"
-    return f"{weight:.2f}"
+        # Translators: a cell that dropout set to 0; {weight} is its weight before
+        return _("dropped (was {weight:.2f})", weight=result.weights_before_dropout[head, query, key])
+    return number(weight, ".2f")
 
 
 def weight_table(result: Result, head: int | None = None) -> WeightTable:
@@ -62,7 +74,7 @@ def weight_table(result: Result, head: int | None = None) -> WeightTable:
         (
             name,
             tuple(cell_words(result, head, query, key) for key in range(len(names))),
-            f"{result.row_sums[head, query]:.2f}",
+            number(result.row_sums[head, query], ".2f"),
         )
         for query, name in enumerate(names)
     )
@@ -71,10 +83,10 @@ def weight_table(result: Result, head: int | None = None) -> WeightTable:
 
 def table_name(result: Result, head: int) -> str:
     """The table's accessible name (read before the table)."""
-    return f"Attention weights of head {head + 1} of {result.settings.heads}"
+    return _("Attention weights of head {head} of {heads}", head=head + 1, heads=result.settings.heads)
 
 
-HOW_TO_READ = (
+HOW_TO_READ = N_(
     "One row per query word, one column per key word: each row says how much that query looks at every key. "
     "Grey cells of the map are written out as blocked, with the reason."
 )
