@@ -5,6 +5,7 @@ import streamlit as st
 from attn_core import QUERY_KEYS, Settings
 from attn_core.lessons import heads as lessons
 from attn_core.query import read_choice, read_number_in_range
+from attn_lang import N_, _, number
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
 from attn_ui.widgets import panels, predict, questions, state, tables
@@ -17,42 +18,43 @@ ADDRESS = PageAddress("shapes", Settings(heads=4), tuple(QUERY_KEYS), carry_lab=
     Extra("ctx", "shapes.t", lambda _s: lessons.GPT2.context,
           lambda raw, _s: read_choice(raw, "ctx", lessons.CONTEXT_LENGTHS)),
 ))  # the Lab's Settings it was opened from are this page's state too: the shapes are theirs
-lesson_page("Shapes and memory", "What shape is every tensor, and why does long context cost so much?", 5)
+lesson_page(N_("Shapes and memory"), N_("What shape is every tensor, and why does long context cost so much?"), 5)
 start = ADDRESS.start()
 panels.show_notes(start.notes)
 settings = start.base
 result = state.cached_compute(settings)
-st.markdown("Real code never loops over heads. It projects once to the full width d, cuts that width into h pieces "
-            "of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix product "
-            "serves every head. Read the table top to bottom: the letters, this app's live shapes, and GPT-2's.")
+st.markdown(_("Real code never loops over heads. It projects once to the full width d, cuts that width into h "
+              "pieces of d_head with a reshape, and moves the head axis next to the batch axis so one batched matrix "
+              "product serves every head. Read the table top to bottom: the letters, this app's live shapes, and "
+              "GPT-2's."))
 questions.inline_question("shapes-double-context")  # asked before the shapes, whose scores hold T twice
-batch = st.slider("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)", 1, 64,
+batch = st.slider(_("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)"), 1, 64,
                   key="shapes.batch")
 tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
-st.subheader("The quadratic wall")
-with predict.answer_fold("shapes-double-context", "The memory against T"):
-    st.markdown("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers.")
-    st.markdown(f"GPT-2 sizes: h = {lessons.GPT2.heads}, one layer, the batch from the slider above. Slide T and "
-                "read the tiles.")
-    length = st.select_slider("Context length T", lessons.CONTEXT_LENGTHS, key="shapes.t",
-                              format_func=lambda t: f"{t:,}")
+st.subheader(_("The quadratic wall"))
+with predict.answer_fold("shapes-double-context", _("The memory against T")):
+    st.markdown(_("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers."))
+    st.markdown(_("GPT-2 sizes: h = {heads}, one layer, the batch from the slider above. Slide T and read the tiles.",
+                  heads=lessons.GPT2.heads))
+    length = st.select_slider(_("Context length T"), lessons.CONTEXT_LENGTHS, key="shapes.t",
+                              format_func=lambda t: number(t, ","))
     panels.metric_tiles(head_words.memory_metrics(batch, lessons.GPT2.heads, length), columns=4)
-    st.markdown("T appears twice, so twice the context means four times the memory.")
+    st.markdown(_("T appears twice, so twice the context means four times the memory."))
     panels.chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
-    st.caption("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each time: "
-               "the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which halves the "
-               "bill but not the slope. 1 MB = 1,000,000 bytes.")
+    st.caption(_("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each "
+                 "time: the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which "
+                 "halves the bill but not the slope. 1 MB = 1,000,000 bytes."))
 ADDRESS.remember(settings, batch=batch, ctx=length)
 
-st.subheader("How FlashAttention gets round it")
-st.markdown("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
-            "It takes a block of queries and walks through the keys a tile at a time in the GPU's small, fast on-chip "
-            "memory. For each tile it updates a running maximum and a running sum of exps for every query row, and "
-            "rescales the partial weighted sum of values whenever the maximum grows. After the last tile each row is "
-            "finished, and only the (B, h, T, d_head) output is written out; training recomputes the tiles it needs "
-            "instead of storing them. The work is still quadratic in T; the memory is not.")
-try_it("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "
-       "**Score tensor** tile shows its shape and bytes.", settings, __file__)
+st.subheader(_("How FlashAttention gets round it"))
+st.markdown(_("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
+              "It takes a block of queries and walks through the keys a tile at a time in the GPU's small, fast "
+              "on-chip memory. For each tile it updates a running maximum and a running sum of exps for every query "
+              "row, and rescales the partial weighted sum of values whenever the maximum grows. After the last tile "
+              "each row is finished, and only the (B, h, T, d_head) output is written out; training recomputes the "
+              "tiles it needs instead of storing them. The work is still quadratic in T; the memory is not."))
+try_it(N_("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "
+          "**Score tensor** tile shows its shape and bytes."), settings, __file__)
 lesson_end(__file__)

@@ -7,6 +7,7 @@ opens it large for a lecture hall.
 
 import streamlit as st
 
+from attn_lang import _
 from attn_ui.views import train_view
 from attn_ui.widgets import panels, projector
 from attn_ui.widgets.page import lesson_end, lesson_page
@@ -17,10 +18,10 @@ choice, notes, from_link = train_view.incoming_choice()
 big = projector.is_on()  # lesson_page decided it, drew the page's one switch and applied its look
 panels.show_notes(notes, big)
 if not big:
-    st.markdown(words.INTRO)
+    st.markdown(_(words.INTRO))
 choice = train_view.controls(choice, folded=big)
 if not big:
-    st.markdown(words.EXPERIMENT_HOW[choice.experiment])
+    st.markdown(_(words.EXPERIMENT_HOW[choice.experiment]))
 show_masked = train_view.show_masked_switch(choice, from_link)
 train_view.remember(choice, show_masked, big)
 train_view.buttons(choice)

@@ -2,7 +2,8 @@
 the seed. It plays the part Settings plays for the Lab: widgets or the URL -> TrainChoice -> an experiment config.
 
 The bounds keep every run within 10 s on one core of the development machine (bench/train.py): the dearest
-choice of each experiment, measured, is in docs/training.md. A URL value outside them is replaced, with a note.
+choice of each experiment, measured, is in docs/training.md. A URL value outside them is replaced, with a note (in
+the language of the run: the notes are made for the page that shows them, never cached).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from types import MappingProxyType
 
 from attn_core.training import experiments
 from attn_core.training.presets import PRESETS
+from attn_lang import _
 
 EXPERIMENTS = tuple(PRESETS)  # "mask", "heads", "dropout", in the page's order
 HEAD_OPTIONS = (1, 2, 4)  # divisors of the model width 32 that stay fast
@@ -110,36 +112,43 @@ def coerce(experiment: str, heads=None, layers=None, rates=None, steps=None, see
     """A valid choice from values that may be out of bounds (widgets, a hand-written link); notes say what moved."""
     notes: list[str] = []
     if experiment not in EXPERIMENTS:
-        notes.append(f"There is no experiment {_shown(str(experiment))}; showing the first one.")
+        notes.append(_("There is no experiment {value}; showing the first one.", value=_shown(str(experiment))))
         experiment = EXPERIMENTS[0]
     default = preset_choice(experiment)
     values = {}
     if heads is not None and heads not in HEAD_OPTIONS:
-        notes.append(f"Heads can be {', '.join(map(str, HEAD_OPTIONS))}; using {default.heads}.")
+        notes.append(_("Heads can be {options}; using {value}.", options=", ".join(map(str, HEAD_OPTIONS)),
+                       value=default.heads))
         heads = None
     values["heads"] = default.heads if heads is None else heads
     offered_layers = experiment == "heads"
     if layers is not None and offered_layers and layers not in LAYER_OPTIONS:
-        notes.append(f"Layers can be {' or '.join(map(str, LAYER_OPTIONS))}; using {default.layers}.")
+        notes.append(_("Layers can be {options} or {last}; using {value}.",
+                       options=", ".join(map(str, LAYER_OPTIONS[:-1])), last=LAYER_OPTIONS[-1], value=default.layers))
         layers = None
     values["layers"] = layers if offered_layers and layers is not None else default.layers
     if experiment == "dropout" and rates is not None:
         kept = tuple(sorted({r for r in rates if r in RATE_OPTIONS}))[:MAX_RATES]
         if not kept or len(kept) != len(set(rates)):
-            shown = ", ".join(f"{r:g}" for r in RATE_OPTIONS)
-            notes.append(f"Dropout p can be 1 to {MAX_RATES} of {shown}; "
-                         + ("keeping the ones that fit." if kept else "using the preset's."))
+            shown = ", ".join(f"{r:g}" for r in RATE_OPTIONS)  # as a link writes them (p=0.1,0.3)
+            if kept:
+                notes.append(_("Dropout p can be 1 to {most} of {options}; keeping the ones that fit.",
+                               most=MAX_RATES, options=shown))
+            else:
+                notes.append(_("Dropout p can be 1 to {most} of {options}; using the preset's.", most=MAX_RATES,
+                               options=shown))
         values["rates"] = kept or default.rates
     else:
         values["rates"] = default.rates
     fewest, most, step = step_bounds(experiment, values["heads"])
     if steps is not None and not (fewest <= steps <= most and steps % step == 0):
         fixed = min(max(fewest, round(steps / step) * step), most)
-        notes.append(f"Steps run from {fewest} to {most} in steps of {step}; using {fixed}.")
+        notes.append(_("Steps run from {fewest} to {most} in steps of {step}; using {fixed}.", fewest=fewest,
+                       most=most, step=step, fixed=fixed))
         steps = fixed
     values["steps"] = default.steps if steps is None else steps
     if seed is not None and not 0 <= seed <= SEED_LIMIT:
-        notes.append(f"The seed runs from 0 to {SEED_LIMIT}; using {default.seed}.")
+        notes.append(_("The seed runs from 0 to {most}; using {value}.", most=SEED_LIMIT, value=default.seed))
         seed = None
     values["seed"] = default.seed if seed is None else seed
     return TrainChoice(experiment, **values), notes
@@ -160,7 +169,7 @@ def from_query(params: Mapping[str, list[str]]) -> tuple[TrainChoice, list[str]]
             continue
         number = _integer(text)
         if number is None:
-            notes.append(f"{key} = {_shown(text)} is not a whole number; using the preset's.")
+            notes.append(_("{key} = {value} is not a whole number; using the preset's.", key=key, value=_shown(text)))
         numbers[key] = number
     rates = None
     text = last("p")
@@ -168,7 +177,7 @@ def from_query(params: Mapping[str, list[str]]) -> tuple[TrainChoice, list[str]]
         try:
             rates = tuple(round(float(part), 2) for part in text.split(",") if part.strip())
         except ValueError:
-            notes.append(f"p = {_shown(text)} is not a list of numbers; using the preset's.")
+            notes.append(_("p = {value} is not a list of numbers; using the preset's.", value=_shown(text)))
             rates = None
     choice, fixes = coerce(experiment, rates=rates, **numbers)
     return choice, notes + fixes

@@ -33,6 +33,17 @@ LOSS_DIGITS, SCORE_DIGITS, MAP_DIGITS = 4, 3, 3
 EVALUATION_ROWS = 256  # training rows the train curve is measured on: enough for a smooth curve, cheap
 
 
+# What a Progress's `stage` says: English keys (the run board groups curves by them, and they cross the training
+# process as JSON); the page words each one in the reader's language (attn_ui/words/training_words.stage_text).
+STAGE_UNMASKED, STAGE_MASKED = "training without the causal mask", "training with the causal mask"
+STAGE_HEADS, STAGE_DONE = "training two layers on the repeats", "done"
+
+
+def dropout_stage(p: float) -> str:
+    """The stage key of the dropout model with rate p."""
+    return f"training with dropout p = {p:g}"
+
+
 def rounded(value: float, digits: int = LOSS_DIGITS) -> float:
     return round(float(value), digits)
 
@@ -47,7 +58,7 @@ class Curve:
 @dataclass(frozen=True)
 class Progress:
     fraction: float  # 0 to 1 over the whole experiment
-    stage: str  # which model is training, in words
+    stage: str  # which model is training: a STAGE_* key or dropout_stage(p), worded by the page
     curves: tuple[Curve, ...]  # the curves of the model training now, so far
     result: object = None  # the experiment's result, on the last Progress only
 
@@ -153,7 +164,7 @@ def mask_experiment_steps(config: MaskExperiment, seed: int) -> Iterator[Progres
             "held_out": lambda params, c=model_config: inference_loss(params, held_out, c),
             "generating": lambda params, c=model_config: measures.generating_loss(params, held_out, c),
         }
-        stage = "training with the causal mask" if causal else "training without the causal mask"
+        stage = STAGE_MASKED if causal else STAGE_UNMASKED
         params, curves = yield from train_with_progress(model_config, config.train, seed, train_data, evaluations,
                                                         stage, index / 2, 1 / 2)
         rng = np.random.default_rng([seed, SAMPLE_STREAM])  # the same draws for both models: a fair comparison
@@ -179,7 +190,7 @@ def mask_experiment_steps(config: MaskExperiment, seed: int) -> Iterator[Progres
         chance_loss=levels["chance"],
         runs=tuple(runs),
     )
-    yield Progress(1.0, "done", runs[-1].curves, result)
+    yield Progress(1.0, STAGE_DONE, runs[-1].curves, result)
 
 
 # --- 2. heads specialise ---------------------------------------------------------------------------------
@@ -241,7 +252,7 @@ def heads_experiment_steps(config: HeadsExperiment, seed: int) -> Iterator[Progr
         "repeat": lambda params: measures.loss_on(params, held_out.data, on_repeat, model_config),
     }
     params, curves = yield from train_with_progress(model_config, config.train, seed, train_data, evaluations,
-                                                    "training two layers on the repeats", 0.0, 1.0)
+                                                    STAGE_HEADS, 0.0, 1.0)
     scores = measures.head_scores(params, held_out, model_config)
     heads = []
     for layer in range(config.layers):
@@ -273,7 +284,7 @@ def heads_experiment_steps(config: HeadsExperiment, seed: int) -> Iterator[Progr
         maps=tuple(tuple(tuple(tuple(rounded(w, MAP_DIGITS) for w in row) for row in head) for head in layer)
                    for layer in maps),
     )
-    yield Progress(1.0, "done", curves, result)
+    yield Progress(1.0, STAGE_DONE, curves, result)
 
 
 # --- 3. dropout against memorising ------------------------------------------------------------------------
@@ -327,7 +338,7 @@ def dropout_experiment_steps(config: DropoutExperiment, seed: int) -> Iterator[P
         }
         share = 1 / len(config.rates)
         __, curves = yield from train_with_progress(model_config, config.train, seed, train_data, evaluations,
-                                                   f"training with dropout p = {p:g}", index * share, share)
+                                                   dropout_stage(p), index * share, share)
         runs.append(DropoutRun(p, curves, final(curves, "train"), final(curves, "held_out")))
     result = DropoutResult(
         config=config,
@@ -338,7 +349,7 @@ def dropout_experiment_steps(config: DropoutExperiment, seed: int) -> Iterator[P
         distinct_train_sentences=distinct_rows(train_data),
         runs=tuple(runs),
     )
-    yield Progress(1.0, "done", runs[-1].curves, result)
+    yield Progress(1.0, STAGE_DONE, runs[-1].curves, result)
 
 
 def distinct_rows(data: Dataset) -> int:

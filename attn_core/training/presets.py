@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from attn_core.training import experiments
 from attn_core.training.results import from_json
+from attn_lang import N_
 
 ASSET_FOLDER = Path(__file__).resolve().parents[2] / "assets" / "training"
 
@@ -18,7 +19,7 @@ ASSET_FOLDER = Path(__file__).resolve().parents[2] / "assets" / "training"
 @dataclass(frozen=True)
 class Preset:
     name: str  # also the asset's file name
-    title: str  # what the page calls it
+    title: str  # what the page calls it: an English message (translate it where it is drawn)
     config: object  # MaskExperiment, HeadsExperiment or DropoutExperiment
     seed: int
     steps: Callable[..., Iterator[experiments.Progress]]  # the experiment's generator of Progress
@@ -39,9 +40,9 @@ class Preset:
 PRESETS = MappingProxyType({
     preset.name: preset
     for preset in (
-        Preset("mask", "Mask off vs on", experiments.MaskExperiment(), 0, experiments.mask_experiment_steps),
-        Preset("heads", "Heads specialise", experiments.HeadsExperiment(), 0, experiments.heads_experiment_steps),
-        Preset("dropout", "Dropout against memorising", experiments.DropoutExperiment(), 0,
+        Preset("mask", N_("Mask off vs on"), experiments.MaskExperiment(), 0, experiments.mask_experiment_steps),
+        Preset("heads", N_("Heads specialise"), experiments.HeadsExperiment(), 0, experiments.heads_experiment_steps),
+        Preset("dropout", N_("Dropout against memorising"), experiments.DropoutExperiment(), 0,
                experiments.dropout_experiment_steps),
     )
 })

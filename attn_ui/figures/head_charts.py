@@ -10,10 +10,11 @@ import plotly.graph_objects as go
 
 from attn_core import Result
 from attn_core.lessons import heads as lessons
+from attn_lang import _, number
 from attn_ui.figures import maps
 from attn_ui.figures.layout import MIN_TEXT, SMALL, base_layout
 from attn_ui.figures.palette import BF16_COLOUR, FLOAT32_COLOUR, GREY_TEXT, SELECT_COLOUR, SHARE_SCALE, SIGNED_SCALE
-from attn_ui.words.head_words import head_title
+from attn_ui.words.head_words import head_title, human_bytes
 
 CELL_TEXT = GREY_TEXT  # dark text on the light ends of both scales, in the light and the dark theme
 
@@ -47,16 +48,17 @@ def concat_figure(result: Result) -> go.Figure:
         "texttemplate": "%{z:.2f}" if width <= 8 else "%{z:.1f}",
         "textfont": {"size": MIN_TEXT, "color": CELL_TEXT},
         "customdata": [[[r + 1, c + 1] for c in range(width)] for r in range(length)],
-        "hovertemplate": "row %{customdata[0]}, column %{customdata[1]}: %{z:.4f}<extra></extra>",
+        "hovertemplate": _("row %{customdata[0]}, column %{customdata[1]}: %{z:.4f}") + "<extra></extra>",
     }
     shapes = [{"type": "rect", "x0": b[0] - 0.5, "x1": b[-1] + 0.5, "y0": -0.5, "y1": length - 0.5,
                "line": {"color": SELECT_COLOUR, "width": 3}, "layer": "above"} for b in blocks]
-    notes = [{"x": (b[0] + b[-1]) / 2, "y": -0.5, "yshift": 4, "yanchor": "bottom", "text": f"head {head + 1}",
-              "showarrow": False, "font": {"size": 12}} for head, b in enumerate(blocks)]
+    notes = [{"x": (b[0] + b[-1]) / 2, "y": -0.5, "yshift": 4, "yanchor": "bottom",
+              "text": _("head {head}", head=head + 1), "showarrow": False, "font": {"size": 12}}
+             for head, b in enumerate(blocks)]
     layout = _plain_layout(
         90 + 34 * length, top=30, shapes=shapes, annotations=notes,
         xaxis={"tickmode": "array", "tickvals": list(range(width)), "ticktext": [str(c + 1) for c in range(width)],
-               "fixedrange": True, "title": {"text": "column of concat (counted from 1)"}},
+               "fixedrange": True, "title": {"text": _("column of concat (counted from 1)")}},
         yaxis={"tickmode": "array", "tickvals": list(range(length)), "ticktext": maps.axis_labels(result.head_map()),
                "autorange": "reversed", "fixedrange": True},
     )
@@ -66,29 +68,33 @@ def concat_figure(result: Result) -> go.Figure:
 def mixing_figure(result: Result) -> go.Figure:
     """Share of each head in each output column, with W_o (everyone everywhere) and without (one head a column)."""
     heads, width = result.settings.heads, result.settings.d_model
-    panels = {
-        "with W_o: every output column draws on every head": lessons.head_shares(lessons.head_contributions(result)),
-        "without W_o: each column hears a single head": lessons.head_shares(lessons.contributions_without_w_o(result)),
-    }
+    panels = (
+        (_("with W_o"), _("with W_o: every output column draws on every head"),
+         lessons.head_shares(lessons.head_contributions(result))),
+        (_("without W_o"), _("without W_o: each column hears a single head"),
+         lessons.head_shares(lessons.contributions_without_w_o(result))),
+    )
+    head_names = [_("head {head}", head=h + 1) for h in range(heads)]
     traces, layout = [], _plain_layout(150 + 2 * 32 * heads + 40, top=34, annotations=[])
-    for index, (title, shares) in enumerate(panels.items()):
+    for index, (name, title, shares) in enumerate(panels):
         suffix = "" if index == 0 else "2"
         top, bottom = (1.0, 0.61) if index == 0 else (0.39, 0.0)
         traces.append({
-            "type": "heatmap", "name": title.split(":")[0], "z": shares.tolist(), "x": list(range(width)),
-            "y": [f"head {h + 1}" for h in range(heads)], "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
+            "type": "heatmap", "name": name, "z": shares.tolist(), "x": list(range(width)),
+            "y": head_names, "zmin": 0, "zmax": 1, "colorscale": SHARE_SCALE,
             "showscale": False, "xgap": 1, "ygap": 1, "xaxis": f"x{suffix}", "yaxis": f"y{suffix}",
             # whole percents without the sign ("100", not "100%"): twelve columns of them fit a phone's width
             "text": [[f"{100 * share:.0f}" for share in row] for row in shares.tolist()],
             "texttemplate": "%{text}" if width * heads <= 48 else "",
             "textfont": {"size": MIN_TEXT, "color": CELL_TEXT},
             "customdata": [[c + 1 for c in range(width)] for __ in range(heads)],
-            "hovertemplate": "%{y} → output column %{customdata}: %{z:.1%}<extra></extra>",
+            "hovertemplate": _("%{y} → output column %{customdata}: %{z:.1%}") + "<extra></extra>",
         })
         layout[f"xaxis{suffix}"] = {"tickmode": "array", "tickvals": list(range(width)), "fixedrange": True,
                                     "ticktext": [str(c + 1) for c in range(width)],
                                     "anchor": f"y{suffix}",
-                                    "title": {"text": "output column (a cell: the head's share, %)" if index else ""}}
+                                    "title": {"text": _("output column (a cell: the head's share, %)") if index
+                                              else ""}}
         layout[f"yaxis{suffix}"] = {"domain": [bottom, top], "autorange": "reversed", "fixedrange": True,
                                     "anchor": f"x{suffix}"}
         layout["annotations"].append({"text": title, "x": 0.5, "xref": "paper", "y": top, "yref": "paper",
@@ -108,14 +114,15 @@ def memory_figure(batch: int, heads: int, chosen: int | None = None) -> go.Figur
     lengths = list(lessons.CONTEXT_LENGTHS)
     traces = [
         {"type": "scatter", "name": dtype, "x": lengths, "y": values, "mode": "lines+markers",
-         "line": {"color": colour, "width": 3}, "customdata": [lessons.human_bytes(v) for v in values],
+         "line": {"color": colour, "width": 3}, "customdata": [human_bytes(v) for v in values],
          "hovertemplate": f"{dtype}, T = %{{x:,}}: %{{customdata}}<extra></extra>"}
         for (dtype, values), colour in zip(lessons.memory_curve(batch, heads).items(), (FLOAT32_COLOUR, BF16_COLOUR),
                                            strict=True)
     ]
     if chosen is not None:
         size = lessons.score_tensor_bytes(batch, heads, chosen, lessons.BYTES_PER_NUMBER["float32"])
-        traces.append({"type": "scatter", "name": f"T = {chosen:,}", "x": [chosen], "y": [size], "mode": "markers",
+        traces.append({"type": "scatter", "name": f"T = {number(chosen, ',')}", "x": [chosen], "y": [size],
+                       "mode": "markers",
                        "hoverinfo": "skip", "marker": {"size": 16, "symbol": "circle-open",
                                                        "color": SELECT_COLOUR, "line": {"width": 3}}})
     marks = lessons.MARKED_LENGTHS
@@ -128,9 +135,9 @@ def memory_figure(batch: int, heads: int, chosen: int | None = None) -> go.Figur
         400, top=26, shapes=shapes, annotations=notes, hovermode="closest",
         legend={"x": 0.01, "y": 0.99, "xanchor": "left", "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
         xaxis={"type": "log", "tickvals": lengths, "ticktext": [_short_length(t) for t in lengths],
-               "title": {"text": "context length T (tokens)"}, "fixedrange": True},
-        yaxis={"type": "log", "tickvals": ticks, "ticktext": [lessons.human_bytes(t) for t in ticks],
-               "title": {"text": "score tensor, one layer"}, "fixedrange": True},
+               "title": {"text": _("context length T (tokens)")}, "fixedrange": True},
+        yaxis={"type": "log", "tickvals": ticks, "ticktext": [human_bytes(t) for t in ticks],
+               "title": {"text": _("score tensor, one layer")}, "fixedrange": True},
     )
     return maps.figure_from_spec({"data": traces, "layout": layout})
 

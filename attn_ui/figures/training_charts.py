@@ -15,6 +15,7 @@ import numpy as np
 from attn_core import maths
 from attn_core.engine import HeadMap
 from attn_core.training.experiments import Curve, DropoutResult, HeadsResult
+from attn_lang import _, number
 from attn_ui.figures import maps
 from attn_ui.figures.layout import CHART, LEARNED, ChartStyle, MapStyle, base_layout
 from attn_ui.figures.palette import CURVE_COLOURS, CURVE_DASHES, LEVEL_COLOUR, MODEL_COLOURS
@@ -39,9 +40,9 @@ def _legend(style: ChartStyle) -> dict:
 def _axes(style: ChartStyle, total_steps: int, top: float) -> dict:
     tick = {"size": style.font}
     return {
-        "xaxis": {"range": [0, total_steps], "title": {"text": words.STEP_AXIS, "font": tick}, "tickfont": tick,
+        "xaxis": {"range": [0, total_steps], "title": {"text": _(words.STEP_AXIS), "font": tick}, "tickfont": tick,
                   "fixedrange": True, "zeroline": False},
-        "yaxis": {"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
+        "yaxis": {"range": [0, top], "title": {"text": _(words.LOSS_AXIS), "font": tick}, "tickfont": tick,
                   "fixedrange": True, "zeroline": False},
     }
 
@@ -56,21 +57,23 @@ def curves_spec(
     groups_in_all: int | None = None,
 ) -> dict:
     """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
-    reference levels, as a plain figure dict for ReadyFigure. `top` fixes the y axis, so two charts side by side
-    share one scale. `groups_in_all` is how many groups the finished chart will have (a live run draws fewer):
-    it decides whether colour names the group or the curve, so a live chart never changes its colours."""
+    reference levels (labels as training_words gives them, translated), as a plain figure dict for ReadyFigure.
+    `top` fixes the y axis, so two charts side by side share one scale. `groups_in_all` is how many groups the
+    finished chart will have (a live run draws fewer): it decides whether colour names the group or the curve, so a
+    live chart never changes its colours."""
     traces, highest = [], max([value for __, value in levels] or [1.0])
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
         for curve in curves:
             # several models: colour names the model; one: it names the curve
             colour = group_colour(index, groups_in_all or len(groups)) or CURVE_COLOURS.get(curve.name, LEVEL_COLOUR)
-            name = words.CURVE_LABELS.get(curve.name, curve.name)
+            name = words.curve_label(curve.name)
             traces.append({
-                "type": "scatter", "mode": "lines", "name": plotly_escape(f"{name} ({model})" if model else name),
-                "x": list(curve.steps), "y": list(curve.losses),
+                "type": "scatter", "mode": "lines", "name": plotly_escape(words.curve_name(curve, model)),
+                "x": list(curve.steps), "y": list(curve.losses), "meta": plotly_escape(name),
                 "line": {"color": colour, "width": 3 if latest else 2, "dash": CURVE_DASHES.get(curve.name, "solid")},
-                "hovertemplate": f"{plotly_escape(name)}: %{{y:.4f}} at step %{{x}}<extra></extra>",
+                # Translators: a curve's hover label: %{meta} is the curve's name, %{y:.4f} its loss, %{x} the step
+                "hovertemplate": _("%{meta}: %{y:.4f} at step %{x}") + "<extra></extra>",
             })
             highest = max(highest, *curve.losses)
     shapes, notes = [], []
@@ -78,7 +81,7 @@ def curves_spec(
         shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": value, "y1": value,
                        "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}})
         notes.append({"xref": "paper", "x": 1, "xanchor": "right", "y": value, "yanchor": "bottom",
-                      "text": plotly_escape(f"{label} {value:.2f}"), "showarrow": False,
+                      "text": plotly_escape(f"{label} {number(value, '.2f')}"), "showarrow": False,
                       "font": {"size": style.font, "color": LEVEL_COLOUR}})
     height = style.height + (LEGEND_ROW * max(0, len(traces) - 3) if style == CHART else 0)  # projector: one screen
     layout = base_layout(
@@ -109,19 +112,22 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
                          ("held_out", [run.held_out_loss for run in result.runs])):
         colours = [group_colour(index, count) or CURVE_COLOURS[name] for index in range(count)]
         pattern = {"shape": HELD_OUT_PATTERN if name == "held_out" else "", "fillmode": "replace", "solidity": 0.5}
+        label = words.curve_label(name)
         traces.append({
-            "type": "bar", "name": words.CURVE_LABELS[name], "x": rates, "y": values, "showlegend": False,
+            "type": "bar", "name": label, "x": rates, "y": values, "showlegend": False, "meta": label,
             "marker": {"color": colours, "pattern": pattern, "line": {"color": colours, "width": 2}},
-            "text": [f"{v:.3f}" for v in values], "textposition": "outside", "textfont": {"size": style.font},
+            "text": [number(v, ".3f") for v in values], "textposition": "outside", "textfont": {"size": style.font},
             "constraintext": "none", "cliponaxis": False,  # never shrunk below the chart's font to fit a bar
-            "hovertemplate": f"{words.CURVE_LABELS[name]} %{{y:.4f}} at %{{x}}<extra></extra>",
+            # Translators: a bar's hover label: %{meta} is the loss's name, %{y:.4f} its value, %{x} the dropout p
+            "hovertemplate": _("%{meta} %{y:.4f} at %{x}") + "<extra></extra>",
         })
         traces.append({  # its legend entry in the level grey: the colours belong to the p's, not to the loss
-            "type": "bar", "name": words.CURVE_LABELS[name], "x": [None], "y": [None], "hoverinfo": "skip",
+            "type": "bar", "name": label, "x": [None], "y": [None], "hoverinfo": "skip",
             "marker": {"color": LEVEL_COLOUR, "pattern": pattern, "line": {"color": LEVEL_COLOUR, "width": 2}},
         })
     traces.append({  # the true entropy's legend entry; its line is a shape across the whole plot
-        "type": "scatter", "mode": "lines", "name": f"{words.ENTROPY_LEVEL} {result.entropy:.2f}", "x": [None],
+        "type": "scatter", "mode": "lines", "name": f"{_(words.ENTROPY_LEVEL)} {number(result.entropy, '.2f')}",
+        "x": [None],
         "y": [None], "line": {"color": LEVEL_COLOUR, "width": 2, "dash": "dot"}, "hoverinfo": "skip",
     })
     entropy_line = {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": result.entropy, "y1": result.entropy,
@@ -131,7 +137,7 @@ def dropout_bars_spec(result: DropoutResult, style: ChartStyle = CHART) -> dict:
     layout = base_layout(
         style.height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10}, barmode="group", shapes=[entropy_line],
         xaxis={"tickfont": tick, "fixedrange": True, "type": "category"},
-        yaxis={"range": [0, top], "title": {"text": words.LOSS_AXIS, "font": tick}, "tickfont": tick,
+        yaxis={"range": [0, top], "title": {"text": _(words.LOSS_AXIS), "font": tick}, "tickfont": tick,
                "fixedrange": True},
         legend=_legend(style),
     )

@@ -7,6 +7,8 @@ from types import MappingProxyType
 
 from attn_ui.quiz import causal, code, dropout, heads, padding, shapes, training
 from attn_ui.quiz.model import (
+    PROGRAM_NAMES,
+    VERSION_NAMES,
     Answer,
     Feedback,
     LabLink,
@@ -23,6 +25,7 @@ from attn_ui.quiz.model import (
     option_name,
     order_problems,
     pick,
+    said,
     tally,
 )
 
@@ -40,7 +43,7 @@ def in_section(section_id: str) -> tuple[Question, ...]:
 
 
 __all__ = (
-    "BY_ID", "QUESTIONS", "SECTIONS", "SECTION_BY_ID", "SECTION_MODULES", "Answer", "Feedback", "LabLink", "Option",
-    "Question", "Section", "Tally", "feedback", "in_section", "is_complete", "is_right", "letter", "normalise",
-    "only_true", "option_name", "order_problems", "pick", "tally",
+    "BY_ID", "PROGRAM_NAMES", "QUESTIONS", "SECTIONS", "SECTION_BY_ID", "SECTION_MODULES", "VERSION_NAMES", "Answer",
+    "Feedback", "LabLink", "Option", "Question", "Section", "Tally", "feedback", "in_section", "is_complete",
+    "is_right", "letter", "normalise", "only_true", "option_name", "order_problems", "pick", "said", "tally",
 )  # the model's names too, so the app and the tests import the whole quiz from here

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from attn_lang import N_
 from attn_ui.quiz.model import LabLink, Option, Question, Section
 
-SECTION = Section("code", "Code", "The two code questions, as choices: spot the classic bugs.")
+SECTION = Section("code", N_("Code"), N_("The two code questions, as choices: spot the classic bugs."))
 
 
 # The app only shows these snippets; tests/ui/test_questions_bank.py is the one place that runs them.
@@ -37,23 +38,23 @@ def _version(*lines: str) -> str:
 CAUSAL_MASK = Question(
     id="code-causal-mask",
     section="code",
-    prompt="Fill in the blank so the function returns True (1) wherever a word would look ahead "
-    "(column > row) and False (0) everywhere else.",
+    prompt=N_("Fill in the blank so the function returns True (1) wherever a word would look ahead "
+    "(column > row) and False (0) everywhere else."),
     code=MASK_STUB,
     options=(
         Option("`np.triu(np.ones((L, L), dtype=bool), k=0)`",
-               "k = 0 keeps the main diagonal too, so no word may look at itself and row 1 is left with "
-               "nothing to look at."),
+               N_("k = 0 keeps the main diagonal too, so no word may look at itself and row 1 is left with "
+                  "nothing to look at.")),
         Option("`np.tril(np.ones((L, L), dtype=bool), k=-1)`",
-               "np.tril keeps the lower triangle: it blocks the past and leaves the future open, the mirror "
-               "image of a causal mask."),
+               N_("np.tril keeps the lower triangle: it blocks the past and leaves the future open, the mirror "
+                  "image of a causal mask.")),
         Option("`np.triu(np.ones((L, L), dtype=bool), k=1)`"),
     ),
     answer=2,
-    explanation="np.triu keeps the cells on and above diagonal k. With k = 1 that starts one step above "
+    explanation=N_("np.triu keeps the cells on and above diagonal k. With k = 1 that starts one step above "
     "the main diagonal: exactly the cells whose column (key) comes after the row (query). For 4 tokens it "
-    "prints 3 ones in the first row, 2 in the second, 1 in the third and none in the last.",
-    lab=LabLink("See the mask in the Lab", {"sentence": "Your journey starts with", "causal": True}),
+    "prints 3 ones in the first row, 2 in the second, 1 in the third and none in the last."),
+    lab=LabLink(N_("See the mask in the Lab"), {"sentence": "Your journey starts with", "causal": True}),
 )
 
 
@@ -61,26 +62,26 @@ MASKED_HEAD = Question(
     id="code-masked-head",
     section="code",
     kind="code",
-    prompt="Which version completes one attention head with a causal mask? `softmax(scores)` is already "
-    "defined and works row by row.",
+    prompt=N_("Which version completes one attention head with a causal mask? `softmax(scores)` is already "
+    "defined and works row by row."),
     code=HEAD_STUB,
     options=(
         Option(_version(_PROJECT_LINES, _SCALE, _TRIU.format(k=1), _SOFTMAX, "weights[blocked] = 0.0", _OUT),
-               "This masks after the softmax. The future has already taken its share of every row, so "
-               "the rows that remain add up to less than 1."),
+               N_("This masks after the softmax. The future has already taken its share of every row, so "
+                  "the rows that remain add up to less than 1.")),
         Option(_version(_PROJECT_LINES, "scores = Q @ K.T / d_k", _TRIU.format(k=1), _NEG_INF, _SOFTMAX, _OUT),
-               "This divides by d_k instead of √d_k: a forgotten square root. The scores come out too "
-               "small, so the weights are flatter than they should be."),
+               N_("This divides by d_k instead of √d_k: a forgotten square root. The scores come out too "
+                  "small, so the weights are flatter than they should be.")),
         Option(_version(_PROJECT_LINES, _SCALE, _TRIU.format(k=1), _NEG_INF, _SOFTMAX, _OUT)),
         Option(_version(_PROJECT_LINES, _SCALE, _TRIU.format(k=0), _NEG_INF, _SOFTMAX, _OUT),
-               "k = 0 also blocks the diagonal. Row 1 then has every score at −∞, and its softmax is 0/0: "
-               "NaN."),
+               N_("k = 0 also blocks the diagonal. Row 1 then has every score at −∞, and its softmax is 0/0: "
+                  "NaN.")),
     ),
     answer=2,
-    explanation="Version C follows the recipe step by step: project to Q, K and V, divide the scores by "
+    explanation=N_("Version C follows the recipe step by step: project to Q, K and V, divide the scores by "
     "√d_k, set the blocked ones to −∞, take the softmax, multiply by V. With X = [[2, 0], [1, 1], [0, 2]], "
     "W_Q = W_V = I and a W_K that swaps the two columns, it returns the rows [2, 0], [1.5, 0.5] and about "
-    "[1.72, 0.28].",
+    "[1.72, 0.28]."),
 )
 
 
@@ -88,20 +89,22 @@ ORDER = Question(
     id="code-order",
     section="code",
     kind="order",
-    prompt="Put the lines of one masked attention head in order. `blocked` (True above the diagonal) is "
-    "already built. Tap the lines in the order they should run.",
+    prompt=N_("Put the lines of one masked attention head in order. `blocked` (True above the diagonal) is "
+    "already built. Tap the lines in the order they should run."),
     options=(
-        Option(_SOFTMAX, "The softmax runs before the mask line, so the weights come from the raw scores and "
-                         "the mask changes nothing: masking after the softmax lets the future leak."),
-        Option(_SCALE, "The scores need Q and K, which do not exist yet."),
-        Option(_OUT, "The output needs the weights, so the softmax must come first."),
+        Option(_SOFTMAX, N_("The softmax runs before the mask line, so the weights come from the raw scores and "
+                            "the mask changes nothing: masking after the softmax lets the future leak.")),
+        Option(_SCALE, N_("The scores need Q and K, which do not exist yet.")),
+        Option(_OUT, N_("The output needs the weights, so the softmax must come first.")),
         Option(_PROJECT),
-        Option(_NEG_INF, "The mask line needs the scores, and they do not exist yet at that point."),
+        Option(_NEG_INF, N_("The mask line needs the scores, and they do not exist yet at that point.")),
     ),
     answer=(3, 1, 4, 0, 2),
-    explanation="Project, score, mask, softmax, mix: Q, K and V come first, then the scaled scores, then "
+    explanation=N_("Project, score, mask, softmax, mix: Q, K and V come first, then the scaled scores, then "
     "−∞ on the blocked cells, then the softmax turns each row into weights that add up to 1, and finally "
-    "the weights pick out a blend of the values.",
+    "the weights pick out a blend of the values."),
+    poll_prompt=N_("Put the lines of one masked attention head in order. `blocked` (True above the diagonal) is "
+                   "already built. Which program runs the lines in the right order?"),
 )
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from attn_core import Settings, compute, maths
+from attn_lang import N_
 from attn_ui.quiz.model import LabLink, Option, Question, Section, only_true, pick
 
-SECTION = Section("dropout", "Dropout", "Dropping weights while training, and the rescale.")
+SECTION = Section("dropout", N_("Dropout"), N_("Dropping weights while training, and the rescale."))
 
 
 def _rescale_claims() -> int:
@@ -24,22 +25,22 @@ def _rescale_claims() -> int:
 RESCALE = Question(
     id="dropout-rescale",
     section="dropout",
-    prompt="While training, dropout sets a share p of the attention weights to 0. "
-    "Why are the surviving weights multiplied by 1/(1 − p)?",
+    prompt=N_("While training, dropout sets a share p of the attention weights to 0. "
+    "Why are the surviving weights multiplied by 1/(1 − p)?"),
     options=(
-        Option("So each row still sums to about 1 on average, and training outputs have the size "
-               "inference outputs have."),
-        Option("So every row sums to exactly 1 after every dropout step.",
-               "A row’s sum wobbles with the random pattern of each step; only its average is 1."),
-        Option("So the dropped weights can be put back at inference.",
-               "Nothing is put back: at inference dropout is simply switched off."),
+        Option(N_("So each row still sums to about 1 on average, and training outputs have the size "
+                  "inference outputs have.")),
+        Option(N_("So every row sums to exactly 1 after every dropout step."),
+               N_("A row’s sum wobbles with the random pattern of each step; only its average is 1.")),
+        Option(N_("So the dropped weights can be put back at inference."),
+               N_("Nothing is put back: at inference dropout is simply switched off.")),
     ),
     answer=0,
-    explanation="Dropping a share p of a row leaves it summing to about 1 − p, so training outputs would "
+    explanation=N_("Dropping a share p of a row leaves it summing to about 1 − p, so training outputs would "
     "be smaller than inference outputs, where nothing is dropped. Dividing the survivors by 1 − p brings "
     "the average back to 1. Forget it and the model trains on outputs that are too small and then meets "
-    "full-size ones in use: a mismatch that no error message reports.",
-    lab=LabLink("See row sums without the rescale", {"dropout": 0.5, "rescale": False}),
+    "full-size ones in use: a mismatch that no error message reports."),
+    lab=LabLink(N_("See row sums without the rescale"), {"dropout": 0.5, "rescale": False}),
     check=_rescale_claims,
 )
 
@@ -52,18 +53,18 @@ def _dropout_factor() -> int:
 FACTOR = Question(
     id="dropout-factor",
     section="dropout",
-    prompt="GPT-2 trains with dropout p = 0.1. By what factor are the surviving weights scaled?",
+    prompt=N_("GPT-2 trains with dropout p = 0.1. By what factor are the surviving weights scaled?"),
     options=(
-        Option("× 0.9", "Multiplying by 0.9 would shrink the survivors further, the opposite of the fix."),
-        Option("× 1 (unchanged)", "Without a rescale the rows lose about a tenth of their weight on "
-                                  "average."),
-        Option("× 1.11 (about)"),
-        Option("× 10", "10 is 1/p. The rescale divides by the share that survives, 1 − p."),
+        Option(N_("× 0.9"), N_("Multiplying by 0.9 would shrink the survivors further, the opposite of the fix.")),
+        Option(N_("× 1 (unchanged)"), N_("Without a rescale the rows lose about a tenth of their weight on "
+                                  "average.")),
+        Option(N_("× 1.11 (about)")),
+        Option("× 10", N_("10 is 1/p. The rescale divides by the share that survives, 1 − p.")),
     ),
     answer=2,
-    explanation="The factor is 1/(1 − p) = 1/0.9 ≈ 1.11: the survivors grow by a ninth to make up for "
-    "the tenth that was dropped. With p = 0.5 the survivors would double.",
-    lab=LabLink("Try p = 0.1 in the Lab", {"dropout": 0.1}),
+    explanation=N_("The factor is 1/(1 − p) = 1/0.9 ≈ 1.11: the survivors grow by a ninth to make up for "
+    "the tenth that was dropped. With p = 0.5 the survivors would double."),
+    lab=LabLink(N_("Try p = 0.1 in the Lab"), {"dropout": 0.1}),
     check=_dropout_factor,
 )
 
@@ -78,19 +79,19 @@ def _inference_claims() -> int:
 INFERENCE = Question(
     id="dropout-inference",
     section="dropout",
-    prompt="The model is trained and now generates text. What does attention dropout do?",
+    prompt=N_("The model is trained and now generates text. What does attention dropout do?"),
     options=(
-        Option("It keeps dropping a share p, so every answer comes out different.",
-               "That would make generation random and a little worse; dropout is for training only."),
-        Option("It still drops a share p but skips the rescale.",
-               "Neither happens: with dropout off there is nothing to drop and nothing to rescale."),
-        Option("Nothing: it is switched off, so the same input always gives the same weights."),
+        Option(N_("It keeps dropping a share p, so every answer comes out different."),
+               N_("That would make generation random and a little worse; dropout is for training only.")),
+        Option(N_("It still drops a share p but skips the rescale."),
+               N_("Neither happens: with dropout off there is nothing to drop and nothing to rescale.")),
+        Option(N_("Nothing: it is switched off, so the same input always gives the same weights.")),
     ),
     answer=2,
-    explanation="Dropout only helps during training, where it stops the weights from leaning on a few "
+    explanation=N_("Dropout only helps during training, where it stops the weights from leaning on a few "
     "favourite keys. At inference it is off: no weight is dropped, nothing is rescaled, and the output "
-    "depends only on the input and the trained weights.",
-    lab=LabLink("Open the Lab in inference mode", {"dropout": 0.5, "training": False}),
+    "depends only on the input and the trained weights."),
+    lab=LabLink(N_("Open the Lab in inference mode"), {"dropout": 0.5, "training": False}),
     check=_inference_claims,
 )
 

@@ -1,4 +1,9 @@
-"""The quiz's model and grading: sections, options, Lab links, questions, feedback and the score; no streamlit."""
+"""The quiz's model and grading: sections, options, Lab links, questions, feedback and the score; no streamlit.
+
+Every text of the bank is an English message marked with N_ where it is written (attn_ui/quiz/<section>.py) and
+translated where it is drawn; feedback() hands back its sentences translated, in the language of the run. Code (a
+code version, an ordering step, an option that is only a formula or a number) is not a message: it is drawn as it
+is written."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from attn_core import Settings, coerce_settings
+from attn_lang import N_, _
 
 Answer = int | tuple[int, ...]  # an option index, or an order of option indexes
 
@@ -54,6 +60,7 @@ class Question:
     lab: LabLink | None = None
     # recomputes the answer with attn_core, so the tests can hold every answer to the core; the app never calls it
     check: Callable[[], Answer] | None = field(default=None, repr=False, compare=False)
+    poll_prompt: str = ""  # an ordering question as a class poll asks it: a choice between whole programs
 
     @property
     def right_text(self) -> str:
@@ -86,6 +93,18 @@ def only_true(*claims: bool | None) -> int:
 
 def letter(index: int) -> str:
     return "ABCDEFGH"[index]
+
+
+# an option of a code question, and a program of an ordering question asked as a poll, named by its letter
+VERSION_NAMES = (N_("Version A"), N_("Version B"), N_("Version C"), N_("Version D"), N_("Version E"),
+                 N_("Version F"), N_("Version G"), N_("Version H"))
+PROGRAM_NAMES = (N_("Program A"), N_("Program B"), N_("Program C"), N_("Program D"), N_("Program E"),
+                 N_("Program F"), N_("Program G"), N_("Program H"))
+
+
+def said(text: str) -> str:
+    """A text of the bank in the run's language ("" stays "": gettext would answer it with its catalog's header)."""
+    return _(text) if text else text
 
 
 # --- grading: pure functions the renderer and the tests share --------------------------------------------
@@ -124,21 +143,24 @@ def order_problems(question: Question, order: Sequence[int]) -> list[str]:
 
 
 def option_name(question: Question, index: int) -> str:
+    """An option as the feedback names it, in the run's language."""
     if question.kind == "code":
-        return f"version {letter(index)}"
-    return question.options[index].text
+        return _("version {letter}", letter=letter(index))
+    return said(question.options[index].text)
 
 
 def feedback(question: Question, answer: Answer) -> Feedback:
-    """What the page says once an answer is complete: right or wrong, why, and the explanation."""
+    """What the page says once an answer is complete: right or wrong, why, and the explanation (translated)."""
+    explanation = said(question.explanation)
     if is_right(question, answer):
-        return Feedback(True, f"**Right.** {question.explanation}")
+        return Feedback(True, _("**Right.** {explanation}", explanation=explanation))
     if question.kind == "order":
-        why = " ".join(order_problems(question, answer))
-        return Feedback(False, f"**Not quite.** {why}", f"**The right order** is below. {question.explanation}")
+        why = " ".join(said(problem) for problem in order_problems(question, answer))
+        return Feedback(False, _("**Not quite.** {why}", why=why),
+                        _("**The right order** is below. {explanation}", explanation=explanation))
     right = option_name(question, question.answer).rstrip(".")
-    verdict = f"**Not quite.** {question.options[answer].why} **Answer:** {right}."
-    return Feedback(False, verdict, question.explanation)
+    verdict = _("**Not quite.** {why} **Answer:** {right}.", why=said(question.options[answer].why), right=right)
+    return Feedback(False, verdict, explanation)
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from attn_core import Settings, compute, maths
+from attn_lang import N_
 from attn_ui.quiz.model import LabLink, Option, Question, Section, pick
 
-SECTION = Section("padding", "Padding", "PAD tokens, batches and broadcasting.")
+SECTION = Section("padding", N_("Padding"), N_("PAD tokens, batches and broadcasting."))
 
 
 def _broadcast_shape() -> int:
@@ -22,23 +23,23 @@ def _broadcast_shape() -> int:
 BROADCAST = Question(
     id="pad-broadcast",
     section="padding",
-    prompt="A batch holds 2 sentences of 5 tokens. The padding mask has shape (2, 1, 5) and the scores "
-    "(2, 5, 5). What shape does the mask take when NumPy broadcasts it against the scores?",
+    prompt=N_("A batch holds 2 sentences of 5 tokens. The padding mask has shape (2, 1, 5) and the scores "
+    "(2, 5, 5). What shape does the mask take when NumPy broadcasts it against the scores?"),
     options=(
-        Option("(2, 1, 5)", "The 1 in the middle is the axis that gets stretched; it does not survive "
-                            "broadcasting."),
+        Option("(2, 1, 5)", N_("The 1 in the middle is the axis that gets stretched; it does not survive "
+                               "broadcasting.")),
         Option("(2, 5, 5)"),
-        Option("(2, 5, 1)", "That would be one flag per query row. The 5 flags are one per key and stay "
-                            "on the last axis."),
-        Option("None: NumPy raises an error because the shapes differ",
-               "An axis of size 1 stretches to fit the other side; that is exactly why the mask has its "
-               "middle 1."),
+        Option("(2, 5, 1)", N_("That would be one flag per query row. The 5 flags are one per key and stay "
+                               "on the last axis.")),
+        Option(N_("None: NumPy raises an error because the shapes differ"),
+               N_("An axis of size 1 stretches to fit the other side; that is exactly why the mask has its "
+                  "middle 1.")),
     ),
     answer=1,
-    explanation="NumPy lines the shapes up from the right. Where one side has a 1 and the other a 5, it "
+    explanation=N_("NumPy lines the shapes up from the right. Where one side has a 1 and the other a 5, it "
     "repeats the single row 5 times; where both say 2 or 5 they already agree. So each sentence’s one row "
     "of PAD flags is copied down all 5 query rows: (2, 5, 5), and every query of a sentence is kept away "
-    "from the same PAD columns.",
+    "from the same PAD columns."),
     check=_broadcast_shape,
 )
 
@@ -54,23 +55,23 @@ def _empty_after_padding() -> int:
 EMPTY_COLUMNS = Question(
     id="pad-empty-columns",
     section="padding",
-    prompt="In the Lab, causal mask off, make the last two words of “Your journey starts with one step” "
-    "PAD. Which cells of the weight table are now all 0?",
+    prompt=N_("In the Lab, causal mask off, make the last two words of “Your journey starts with one step” "
+    "PAD. Which cells of the weight table are now all 0?"),
     options=(
-        Option("Columns 5 and 6 (one, step)"),
-        Option("Rows 5 and 6 (one, step)",
-               "Rows belong to the words doing the looking. The PAD rows still look at the real words; "
-               "nothing has to stop them because their output is thrown away."),
-        Option("Rows and columns 5 and 6",
-               "Only the columns are blocked. The PAD rows keep their weights on the four real words."),
-        Option("None: the PAD words keep some weight",
-               "A PAD column is blocked in every row, so it holds exactly 0."),
+        Option(N_("Columns 5 and 6 (one, step)")),
+        Option(N_("Rows 5 and 6 (one, step)"),
+               N_("Rows belong to the words doing the looking. The PAD rows still look at the real words; "
+                  "nothing has to stop them because their output is thrown away.")),
+        Option(N_("Rows and columns 5 and 6"),
+               N_("Only the columns are blocked. The PAD rows keep their weights on the four real words.")),
+        Option(N_("None: the PAD words keep some weight"),
+               N_("A PAD column is blocked in every row, so it holds exactly 0.")),
     ),
     answer=0,
-    explanation="The padding mask blocks keys, and keys are columns: no word may look at a PAD, so "
+    explanation=N_("The padding mask blocks keys, and keys are columns: no word may look at a PAD, so "
     "columns 5 and 6 are 0 in every row. The PAD words’ own rows still spread weight over the real words. "
-    "That does no harm: nothing downstream uses a PAD position’s output, and the loss ignores it.",
-    lab=LabLink("Pad the last two words in the Lab", {"padded": (5, 6)}),
+    "That does no harm: nothing downstream uses a PAD position’s output, and the loss ignores it."),
+    lab=LabLink(N_("Pad the last two words in the Lab"), {"padded": (5, 6)}),
     check=_empty_after_padding,
 )
 
@@ -89,23 +90,23 @@ def _one_open_cell_row() -> int:
 ONE_OPEN_CELL = Question(
     id="pad-one-open-cell",
     section="padding",
-    prompt="With the causal mask on, pad any number of the last words of the 6-word sentence (padding sits "
-    "at the end of a sentence). Which row always has exactly one open cell?",
+    prompt=N_("With the causal mask on, pad any number of the last words of the 6-word sentence (padding sits "
+    "at the end of a sentence). Which row always has exactly one open cell?"),
     options=(
-        Option("Row 1 (the first word)"),
-        Option("Row 6 (the last word)",
-               "The last row has the most open cells: it sees every word that is not PAD."),
-        Option("The first PAD row",
-               "A PAD row can end up with few open cells, but which row that is moves with the padding."),
-        Option("None: it depends on the padding",
-               "One row never changes: word 1 only sees itself, and padding at the end never reaches it."),
+        Option(N_("Row 1 (the first word)")),
+        Option(N_("Row 6 (the last word)"),
+               N_("The last row has the most open cells: it sees every word that is not PAD.")),
+        Option(N_("The first PAD row"),
+               N_("A PAD row can end up with few open cells, but which row that is moves with the padding.")),
+        Option(N_("None: it depends on the padding"),
+               N_("One row never changes: word 1 only sees itself, and padding at the end never reaches it.")),
     ),
     answer=0,
-    explanation="With the causal mask on, row 1 may only look at itself, so it has a single open cell "
+    explanation=N_("With the causal mask on, row 1 may only look at itself, so it has a single open cell "
     "before any padding. Padding at the end never blocks word 1, so that one cell always stays open. "
     "Other rows can drop to one open cell for some padding, but only row 1 has exactly one whatever you "
-    "pad.",
-    lab=LabLink("Open the Lab: causal mask on, two PADs", {"causal": True, "padded": (5, 6)}, {"row": "1"}),
+    "pad."),
+    lab=LabLink(N_("Open the Lab: causal mask on, two PADs"), {"causal": True, "padded": (5, 6)}, {"row": "1"}),
     check=_one_open_cell_row,
 )
 

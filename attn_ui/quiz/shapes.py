@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from attn_core import Settings, compute
+from attn_lang import N_
 from attn_ui.quiz.model import Option, Question, Section, pick
 
-SECTION = Section("shapes", "Shapes", "The score tensor and why long contexts are expensive.")
+SECTION = Section("shapes", N_("Shapes"), N_("The score tensor and why long contexts are expensive."))
 
 
 def _score_shape() -> int:
@@ -17,17 +18,17 @@ def _score_shape() -> int:
 SCORE_TENSOR = Question(
     id="shapes-score-tensor",
     section="shapes",
-    prompt="Batch size B, h heads, T tokens. What is the shape of the score tensor Q @ Kᵀ?",
+    prompt=N_("Batch size B, h heads, T tokens. What is the shape of the score tensor Q @ Kᵀ?"),
     options=(
-        Option("(B, T, T)", "That is one map per sentence; each head makes its own."),
+        Option("(B, T, T)", N_("That is one map per sentence; each head makes its own.")),
         Option("(B, h, T, T)"),
-        Option("(B, h, T, d_head)", "That is the shape of Q, K or V once split into heads."),
-        Option("(B, T, d_model)", "That is the shape of the layer’s input and output."),
+        Option("(B, h, T, d_head)", N_("That is the shape of Q, K or V once split into heads.")),
+        Option("(B, T, d_model)", N_("That is the shape of the layer’s input and output.")),
     ),
     answer=1,
-    explanation="Each head compares every query with every key, which makes a T × T table; there is one "
+    explanation=N_("Each head compares every query with every key, which makes a T × T table; there is one "
     "per head and one set per sentence: (B, h, T, T). Q and K are (B, h, T, d_head), and multiplying by Kᵀ "
-    "swaps the d_head axis for a second T.",
+    "swaps the d_head axis for a second T."),
     check=_score_shape,
 )
 
@@ -41,19 +42,19 @@ def _double_context() -> int:
 DOUBLE_CONTEXT = Question(
     id="shapes-double-context",
     section="shapes",
-    prompt="You double the context length T and keep everything else. "
-    "What happens to the memory of the score tensor?",
+    prompt=N_("You double the context length T and keep everything else. "
+    "What happens to the memory of the score tensor?"),
     options=(
-        Option("It doubles", "It would if only the rows grew, but the columns are tokens too."),
-        Option("It grows 4 times"),
-        Option("It stays the same: only d_model sets its size",
-               "d_model does not even appear in the score tensor’s shape (B, h, T, T)."),
-        Option("It grows 8 times", "T appears twice in the shape, not three times."),
+        Option(N_("It doubles"), N_("It would if only the rows grew, but the columns are tokens too.")),
+        Option(N_("It grows 4 times")),
+        Option(N_("It stays the same: only d_model sets its size"),
+               N_("d_model does not even appear in the score tensor’s shape (B, h, T, T).")),
+        Option(N_("It grows 8 times"), N_("T appears twice in the shape, not three times.")),
     ),
     answer=1,
-    explanation="The tensor has T rows and T columns per head, so it grows with T². Twice the context "
+    explanation=N_("The tensor has T rows and T columns per head, so it grows with T². Twice the context "
     "means four times the cells. At toy lengths that is nothing; at thousands of tokens it dominates "
-    "memory, which is why FlashAttention walks through the table in tiles and never stores it whole.",
+    "memory, which is why FlashAttention walks through the table in tiles and never stores it whole."),
     check=_double_context,
 )
 

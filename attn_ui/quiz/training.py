@@ -7,10 +7,11 @@ so an answer is what the page itself shows, not a belief about training.
 from __future__ import annotations
 
 from attn_core.training import PRESETS
+from attn_lang import N_
 from attn_ui.quiz.model import Option, Question, Section, only_true
 
-SECTION = Section("training", "Train it yourself",
-                  "What the causal mask, the heads and dropout do to a model that learns. Predict, then train it.")
+SECTION = Section("training", N_("Train it yourself"),
+                  N_("What the causal mask, the heads and dropout do to a model that learns. Predict, then train it."))
 
 
 def _shipped(name: str):
@@ -28,19 +29,19 @@ def _which_reaches_zero() -> int:
 REACHES_ZERO = Question(
     id="train-mask-off-zero",
     section="training",
-    prompt="A model learns the toy language **without** the causal mask. Which of its losses falls close to zero?",
+    prompt=N_("A model learns the toy language **without** the causal mask. Which of its losses falls close to zero?"),
     options=(
-        Option("The training loss, and the held-out loss read in one pass: each position can read the next word."),
-        Option("The generating loss: the model writes perfect sentences.",
-               "Generating, the next word does not exist yet, so there is nothing to copy: that loss ends above "
-               "chance, and the sentences fall apart."),
-        Option("None of them: without the mask it cannot learn.",
-               "It learns fast, but it learns to copy the word to its right instead of predicting it."),
+        Option(N_("The training loss, and the held-out loss read in one pass: each position can read the next word.")),
+        Option(N_("The generating loss: the model writes perfect sentences."),
+               N_("Generating, the next word does not exist yet, so there is nothing to copy: that loss ends above "
+                  "chance, and the sentences fall apart.")),
+        Option(N_("None of them: without the mask it cannot learn."),
+               N_("It learns fast, but it learns to copy the word to its right instead of predicting it.")),
     ),
     answer=0,
-    explanation="Without the mask the position of a word can look at the word after it, so in one pass the "
+    explanation=N_("Without the mask the position of a word can look at the word after it, so in one pass the "
     "answer is right there: training and held-out losses both drop close to zero. Generating, the model sees "
-    "only what it has written, and its loss ends above chance. Great training loss, useless generation.",
+    "only what it has written, and its loss ends above chance. Great training loss, useless generation."),
     check=_which_reaches_zero,
 )
 
@@ -57,17 +58,17 @@ def _masked_generating() -> int:
 MASKED_GENERATING = Question(
     id="train-mask-on-generating",
     section="training",
-    prompt="Now **with** the causal mask. How does the generating loss end, next to the training loss?",
+    prompt=N_("Now **with** the causal mask. How does the generating loss end, next to the training loss?"),
     options=(
-        Option("About equal: both settle just above the language's true entropy."),
-        Option("Far above it, as without the mask.",
-               "With the mask, a position cannot read a later word, so removing the later words changes nothing."),
-        Option("Far below it.", "The true entropy is a floor no model goes below on average; both sit on it."),
+        Option(N_("About equal: both settle just above the language's true entropy.")),
+        Option(N_("Far above it, as without the mask."),
+               N_("With the mask, a position cannot read a later word, so removing the later words changes nothing.")),
+        Option(N_("Far below it."), N_("The true entropy is a floor no model goes below on average; both sit on it.")),
     ),
     answer=0,
-    explanation="With the mask each prediction already uses only the words before it, just as in "
+    explanation=N_("With the mask each prediction already uses only the words before it, just as in "
     "generation, so the two losses agree. They settle just above the true entropy: the grammar's own "
-    "uncertainty about the next word, which no model can remove.",
+    "uncertainty about the next word, which no model can remove."),
     check=_masked_generating,
 )
 
@@ -83,19 +84,19 @@ def _layer_two_scores() -> int:
 LAYER_TWO = Question(
     id="train-heads-layer-two",
     section="training",
-    prompt="A two-layer model learns sequences in which a stretch repeats. After training, where do the "
-    "second layer's heads put their weight while they read the repeat?",
+    prompt=N_("A two-layer model learns sequences in which a stretch repeats. After training, where do the "
+    "second layer's heads put their weight while they read the repeat?"),
     options=(
-        Option("On the token just before the current one (a previous-token head).",
-               "That pattern is what interpretability work often finds in the first layer; here the second "
-               "layer's weight on it stays small."),
-        Option("On the token right after the earlier copy of the current token (induction heads)."),
-        Option("On the earlier copy of the current token itself.",
-               "That is the first layer's trick in this run; the second layer reads one position further on."),
+        Option(N_("On the token just before the current one (a previous-token head)."),
+               N_("That pattern is what interpretability work often finds in the first layer; here the second "
+                  "layer's weight on it stays small.")),
+        Option(N_("On the token right after the earlier copy of the current token (induction heads).")),
+        Option(N_("On the earlier copy of the current token itself."),
+               N_("That is the first layer's trick in this run; the second layer reads one position further on.")),
     ),
     answer=1,
-    explanation="To predict the second copy, the model must find where the current token appeared before and "
-    "read what came next. Both second-layer heads learn to do that: their induction score dominates.",
+    explanation=N_("To predict the second copy, the model must find where the current token appeared before and "
+    "read what came next. Both second-layer heads learn to do that: their induction score dominates."),
     check=_layer_two_scores,
 )
 
@@ -112,20 +113,20 @@ def _silenced_head() -> int:
 SILENCED = Question(
     id="train-heads-silence",
     section="training",
-    prompt="Silencing a head sets its output to zero. Silencing which head sends the loss on the repeat back "
-    "to about chance?",
+    prompt=N_("Silencing a head sets its output to zero. Silencing which head sends the loss on the repeat back "
+    "to about chance?"),
     options=(
-        Option("A head that looks at the token just before the current one.",
-               "No head of this run became a previous-token head; their scores stay small."),
-        Option("The first-layer head that looks at the earlier copy of the current token."),
-        Option("None: the other heads take over.",
-               "Silence that first-layer head and the repeat loss climbs back to about chance: the second "
-               "layer had nothing to read."),
+        Option(N_("A head that looks at the token just before the current one."),
+               N_("No head of this run became a previous-token head; their scores stay small.")),
+        Option(N_("The first-layer head that looks at the earlier copy of the current token.")),
+        Option(N_("None: the other heads take over."),
+               N_("Silence that first-layer head and the repeat loss climbs back to about chance: the second "
+                  "layer had nothing to read.")),
     ),
     answer=1,
-    explanation="The first layer finds the earlier copy of the current token; the second layer reads the "
+    explanation=N_("The first layer finds the earlier copy of the current token; the second layer reads the "
     "token after it. Take the first step away and the second has nothing to work with, so the repeat "
-    "becomes as hard as random tokens.",
+    "becomes as hard as random tokens."),
     check=_silenced_head,
 )
 
@@ -142,18 +143,18 @@ def _dropout_gap() -> int:
 DROPOUT_GAP = Question(
     id="train-dropout-gap",
     section="training",
-    prompt="A model learns a training set small enough to learn by heart. What does dropout on the attention "
-    "weights do to the gap between its training loss and its held-out loss?",
+    prompt=N_("A model learns a training set small enough to learn by heart. What does dropout on the attention "
+    "weights do to the gap between its training loss and its held-out loss?"),
     options=(
-        Option("It narrows the gap, but the gap stays wide."),
-        Option("It closes the gap.", "At this size there is too little text to learn the grammar from; "
-                                     "dropout cannot make up for it."),
-        Option("It widens the gap.", "The held-out loss goes down with dropout here, not up."),
+        Option(N_("It narrows the gap, but the gap stays wide.")),
+        Option(N_("It closes the gap."), N_("At this size there is too little text to learn the grammar from; "
+                                        "dropout cannot make up for it.")),
+        Option(N_("It widens the gap."), N_("The held-out loss goes down with dropout here, not up.")),
     ),
     answer=0,
-    explanation="Dropout keeps the model from leaning on single attention weights, so it memorises a little "
+    explanation=N_("Dropout keeps the model from leaning on single attention weights, so it memorises a little "
     "less and the held-out loss goes down. But with a couple of dozen sentences the model still learns them "
-    "by heart; the lesson's model has far more text to learn from.",
+    "by heart; the lesson's model has far more text to learn from."),
     check=_dropout_gap,
 )
 

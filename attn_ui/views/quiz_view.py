@@ -13,6 +13,7 @@ import streamlit as st
 
 from attn_core.query import ANSWERS_KEY as ANSWERS_PARAM
 from attn_core.query import quoted, read_answers, unused_key_notes, write_answers
+from attn_lang import _
 from attn_ui.quiz.bank import QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Section
 from attn_ui.widgets import address
@@ -46,14 +47,15 @@ def restore_from_address() -> list[str]:
     if PICKER_KEY in st.session_state and not history_navigation():
         return []
     params = address.arrive(URL_SECTION_KEY)
-    notes = unused_key_notes(params, {SECTION_PARAM, ANSWERS_PARAM, *address.KEPT}, "Check yourself")
+    notes = unused_key_notes(params, {SECTION_PARAM, ANSWERS_PARAM, *address.KEPT}, _("Check yourself"))
     wanted = (params.get(SECTION_PARAM) or [None])[-1]
     if wanted in SECTION_BY_ID:
         st.session_state[SECTION_KEY] = wanted
         st.session_state[PICKER_KEY] = wanted
     elif wanted is not None:
         ids = ", ".join(f"`{s.id}`" for s in SECTIONS)
-        notes.append(f"There is no section {quoted(wanted[:40])}; the sections are {ids}. Showing the first.")
+        notes.append(_("There is no section {name}; the sections are {ids}. Showing the first.",
+                       name=quoted(wanted[:40]), ids=ids))
         st.session_state[SECTION_KEY] = st.session_state[PICKER_KEY] = SECTIONS[0].id
     if ANSWERS_PARAM in params:
         first, current, answer_notes = read_answers((params[ANSWERS_PARAM] or [""])[-1], SHAPES)
@@ -87,8 +89,8 @@ def section_picker() -> Section:
     if st.session_state.get(PICKER_KEY) not in SECTION_BY_ID:
         st.session_state[PICKER_KEY] = stored
     chosen = st.segmented_control(
-        "Section", [s.id for s in SECTIONS], key=PICKER_KEY, required=True,
-        format_func=lambda sid: SECTION_BY_ID[sid].title, width="stretch",
+        _("Section"), [s.id for s in SECTIONS], key=PICKER_KEY, required=True,
+        format_func=lambda sid: _(SECTION_BY_ID[sid].title), width="stretch",
     )
     st.session_state[SECTION_KEY] = chosen
     return SECTION_BY_ID[chosen]
@@ -99,28 +101,29 @@ def overall_score() -> None:
     total = score()
     st.progress(
         total.answered / total.total,
-        text=f"{total.answered} of {total.total} answered · {total.right} right on the first try",
+        text=_("{answered} of {total} answered · {right} right on the first try", answered=total.answered,
+               total=total.total, right=total.right),
     )
     parts = []
     for section in SECTIONS:
         part = score(in_section(section.id))
-        parts.append(f"{section.title} {part.right}/{part.total}")
-    st.caption("Right on the first try: " + " · ".join(parts))
+        parts.append(f"{_(section.title)} {part.right}/{part.total}")
+    st.caption(_("Right on the first try: {sections}", sections=" · ".join(parts)))
 
 
 def reset_controls(section: Section) -> None:
-    with st.popover("Start again", icon=":material/restart_alt:"):
-        st.markdown("Clear your answers and scores. This cannot be undone.")
-        st.button(f"Clear “{section.title}”", key="quiz.reset.section", on_click=reset,
+    with st.popover(_("Start again"), icon=":material/restart_alt:"):
+        st.markdown(_("Clear your answers and scores. This cannot be undone."))
+        st.button(_("Clear “{section}”", section=_(section.title)), key="quiz.reset.section", on_click=reset,
                   args=(in_section(section.id),))
-        st.button("Clear every section", key="quiz.reset.all", on_click=reset, type="primary")
+        st.button(_("Clear every section"), key="quiz.reset.all", on_click=reset, type="primary")
 
 
 def render_section(section: Section) -> None:
     questions = in_section(section.id)
     part = score(questions)
-    st.subheader(section.title)
-    st.caption(f"{section.blurb} · {part.right} of {part.total} right on the first try · "
-               f"{part.answered} answered")
+    st.subheader(_(section.title))
+    st.caption(_("{blurb} · {right} of {total} right on the first try · {answered} answered", blurb=_(section.blurb),
+                 right=part.right, total=part.total, answered=part.answered))
     for number, question in enumerate(questions, start=1):
-        render_question(question, f"{number}.", f"Your answer to question {number}")
+        render_question(question, f"{number}.", _("Your answer to question {number}", number=number))

@@ -28,6 +28,7 @@ from attn_core.training.choices import (
     step_bounds,
 )
 from attn_core.training.experiments import known_levels
+from attn_lang import _, number
 from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.layout import download_config
@@ -98,24 +99,24 @@ def controls(choice: TrainChoice, folded: bool = False) -> TrainChoice:
 
 def _controls() -> TrainChoice:
     state = st.session_state
-    st.segmented_control(words.EXPERIMENT_LABEL, EXPERIMENTS, key="train.exp", required=True,
-                         format_func=words.EXPERIMENT_NAMES.__getitem__, on_change=_experiment_changed)
+    st.segmented_control(_(words.EXPERIMENT_LABEL), EXPERIMENTS, key="train.exp", required=True,
+                         format_func=lambda name: _(words.EXPERIMENT_NAMES[name]), on_change=_experiment_changed)
     experiment = state["train.exp"]
     fewest, most, step = step_bounds(experiment, state.get("train.heads") or 2)
     with st.container(horizontal=True, gap="medium", key="train-switches"):
-        st.segmented_control(words.SETTINGS_LABELS["heads"], HEAD_OPTIONS, key="train.heads", required=True,
-                             help=words.SETTINGS_HELP["heads"])
+        st.segmented_control(_(words.SETTINGS_LABELS["heads"]), HEAD_OPTIONS, key="train.heads", required=True,
+                             help=_(words.SETTINGS_HELP["heads"]))
         if experiment == "heads":
-            st.segmented_control(words.SETTINGS_LABELS["layers"], LAYER_OPTIONS, key="train.layers", required=True,
-                                 help=words.SETTINGS_HELP["layers"])
+            st.segmented_control(_(words.SETTINGS_LABELS["layers"]), LAYER_OPTIONS, key="train.layers",
+                                 required=True, help=_(words.SETTINGS_HELP["layers"]))
         if experiment == "dropout":
-            st.pills(words.SETTINGS_LABELS["rates"], RATE_OPTIONS, selection_mode="multi", key="train.rates",
-                     format_func=lambda p: f"{p:g}", help=words.SETTINGS_HELP["rates"])
+            st.pills(_(words.SETTINGS_LABELS["rates"]), RATE_OPTIONS, selection_mode="multi", key="train.rates",
+                     format_func=lambda p: number(p, "g"), help=_(words.SETTINGS_HELP["rates"]))
         state["train.steps"] = min(max(state.get("train.steps", fewest), fewest), most)
-        st.slider(words.SETTINGS_LABELS["steps"], fewest, most, step=step, key="train.steps",
-                  help=words.SETTINGS_HELP["steps"], width=260)
-        st.number_input(words.SETTINGS_LABELS["seed"], 0, SEED_LIMIT, step=1, key="train.seed",
-                        help=words.SETTINGS_HELP["seed"], width=130)
+        st.slider(_(words.SETTINGS_LABELS["steps"]), fewest, most, step=step, key="train.steps",
+                  help=_(words.SETTINGS_HELP["steps"]), width=260)
+        st.number_input(_(words.SETTINGS_LABELS["seed"]), 0, SEED_LIMIT, step=1, key="train.seed",
+                        help=_(words.SETTINGS_HELP["seed"]), width=130)
     rates = tuple(state.get("train.rates") or ()) or None
     chosen, notes = coerce(experiment, heads=state["train.heads"], layers=state.get("train.layers"), rates=rates,
                            steps=state["train.steps"], seed=int(state["train.seed"]))
@@ -146,7 +147,7 @@ def show_masked_switch(choice: TrainChoice, from_link: bool) -> bool:
         return True
     if from_link or "train.show" not in st.session_state:
         st.session_state["train.show"] = (projector_mode.url_value("show") or "").strip().lower() != "off"
-    return st.toggle(words.SHOW_MASKED, key="train.show", help=words.SHOW_MASKED_HELP)
+    return st.toggle(_(words.SHOW_MASKED), key="train.show", help=_(words.SHOW_MASKED_HELP))
 
 
 # --- the training panel ------------------------------------------------------------------------------------
@@ -185,9 +186,9 @@ def buttons(choice: TrainChoice) -> None:
     the loop to end. Train stays enabled during a run (pressing it again joins the same run)."""
     run = _watched(choice)
     with st.container(horizontal=True, gap="small", vertical_alignment="center", key="train-buttons"):
-        st.button(words.TRAIN_BUTTON, key="train.go", type="primary", icon=":material/model_training:",
+        st.button(_(words.TRAIN_BUTTON), key="train.go", type="primary", icon=":material/model_training:",
                   on_click=_train, args=(choice,))
-        st.button(words.STOP_BUTTON, key="train.stop", icon=":material/stop:",
+        st.button(_(words.STOP_BUTTON), key="train.stop", icon=":material/stop:",
                   disabled=run is None or not run.active, on_click=_stop)
 
 
@@ -212,13 +213,13 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         result = cached_training(choice)
     elif choice.is_preset:
         result = PRESETS[choice.experiment].shipped()
-        status.caption(words.PRESET_SHOWN + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+        status.caption(_(words.PRESET_SHOWN) + " " + words.estimate_text(run_board().estimate(choice), choice.models))
     if result is None:
         if st.session_state.pop("train.stopped", False):
-            st.info(words.STOPPED, icon=":material/stop_circle:")
+            st.info(_(words.STOPPED), icon=":material/stop_circle:")
         if view is None or view.status != "failed":  # a failed run keeps its message in the status line
-            status.markdown(words.NOT_RUN_YET + " " + words.estimate_text(run_board().estimate(choice),
-                                                                           choice.models))
+            status.markdown(_(words.NOT_RUN_YET) + " " + words.estimate_text(run_board().estimate(choice),
+                                                                              choice.models))
         if not projector:
             st.caption(words.page_task(choice, None))  # nothing on screen yet: a prediction to make
     elif trained_here:
@@ -227,11 +228,11 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     elif choice.is_preset:
         question = words.VERDICT_QUESTIONS[choice.experiment]
         questions.inline_question(question)
-        with predict.answer_fold(question, words.PRESET_FOLD):  # the task asks about the run: it folds with it
+        with predict.answer_fold(question, _(words.PRESET_FOLD)):  # the task asks about the run: it folds with it
             show_result(result, show_masked, projector)
             _task(choice, result, projector)
     else:
-        with st.expander(words.RESULT_FOLD, icon=":material/lightbulb:"):
+        with st.expander(_(words.RESULT_FOLD), icon=":material/lightbulb:"):
             show_result(result, show_masked, projector)
             _task(choice, result, projector)
 
@@ -266,8 +267,8 @@ def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
                 groups, shipped_levels, title = words.result_chart(PRESETS[choice.experiment].shipped())
                 spec = charts.curves_spec(groups, shipped_levels, choice.steps, style, title)
                 chart.plotly_chart(ReadyFigure(spec), key="train.live.shipped", config=layout.still_config(),
-                                   alt=words.chart_alt(words.PRESET_SHOWN, groups, shipped_levels))
-                words_box.caption(words.PRESET_WHILE_WAITING)
+                                   alt=words.chart_alt(_(words.PRESET_SHOWN), groups, shipped_levels))
+                words_box.caption(_(words.PRESET_WHILE_WAITING))
                 shipped_shown = True
         else:
             stage = words.stage_text(choice, view.stages[-1][0] if view.stages else "")
@@ -285,7 +286,7 @@ def _draw_live(view: RunView, choice: TrainChoice, bar, chart, words_box, style,
     groups, title, groups_in_all = words.live_chart(choice, view.stages)
     spec = charts.curves_spec(groups, levels, choice.steps, style, title, groups_in_all=groups_in_all)
     chart.plotly_chart(ReadyFigure(spec), key=f"train.live.{view.version}", config=layout.still_config(),
-                       alt=words.chart_alt(title or words.EXPERIMENT_NAMES[choice.experiment], groups, levels))
+                       alt=words.chart_alt(title or _(words.EXPERIMENT_NAMES[choice.experiment]), groups, levels))
     words_box.markdown(words.curves_in_words(groups, levels))
 
 
@@ -299,12 +300,12 @@ def curves_chart(result, projector: bool, name: str, overlapping=None) -> None:
     style = layout.CHART_PROJECTOR if projector else layout.CHART
     spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title)
     st.plotly_chart(ReadyFigure(spec), key=f"train.curves.{name}", config=download_config(f"training-{name}"),
-                    alt=words.chart_alt(title or name, groups, levels))
+                    alt=words.chart_alt(title or _(words.EXPERIMENT_NAMES[name]), groups, levels))
     overlap = words.overlap_text(overlapping, charts.line_loss_width(spec)) if overlapping else ""
     if overlap:
         st.caption(overlap)
     if not projector:
-        with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
+        with st.expander(_(words.CURVES_IN_WORDS), icon=":material/notes:"):
             st.markdown(words.curves_in_words(groups, levels))
 
 
@@ -343,18 +344,19 @@ def show_heads(result, projector: bool) -> None:
         curves_chart(result, projector, "heads")
     with right.container(key="train-story"):
         st.markdown(words.heads_verdict(result))
-    st.subheader(words.HEADS_TABLE_HEADING, anchor=False)
+    st.subheader(_(words.HEADS_TABLE_HEADING), anchor=False)
     st.table(words.heads_rows(result), hide_index=True)
     if not projector:
-        st.caption(words.HEADS_TABLE_HOW)
-    names = {f"layer {score.layer}, head {score.head}": score for score in result.heads}
-    strongest = max(names, key=lambda name: names[name].induction)
+        st.caption(_(words.HEADS_TABLE_HOW))
+    scores = {(score.layer, score.head): score for score in result.heads}  # the options: one in every language
+    strongest = max(scores, key=lambda which: scores[which].induction)
     shape = f"{result.config.layers}x{result.config.heads}"  # another model shape, another set of options
     # the chooser before the map, so on a phone (columns stacked) it comes first, as it does in reading order
-    picked = st.radio(words.MAP_PICK, list(names), index=list(names).index(strongest), horizontal=True,
+    picked = st.radio(_(words.MAP_PICK), list(scores), index=list(scores).index(strongest), horizontal=True,
+                      format_func=lambda which: _("layer {layer}, head {head}", layer=which[0], head=which[1]),
                       key=f"train.map.{shape}")
     board, notes = st.columns([1.3, 1], gap="medium")
-    score = names.get(picked, names[strongest])
+    score = scores.get(picked, scores[strongest])
     layer, head = score.layer, score.head
     selection = st.session_state.get("train.map_click")
     points = selection.selection.points if selection else []
@@ -368,8 +370,8 @@ def show_heads(result, projector: bool) -> None:
         if row is not None and 0 <= row < len(result.example):
             st.markdown(words.map_row_sentence(result, layer, head, row))
         if not projector:
-            st.caption(words.MAP_HOW)
-            box = st.expander(words.MAP_TABLE, icon=":material/table:", key="train.map_table", on_change="rerun")
+            st.caption(_(words.MAP_HOW))
+            box = st.expander(_(words.MAP_TABLE), icon=":material/table:", key="train.map_table", on_change="rerun")
             if box.open:
                 with box:
                     st.table(words.map_rows(result, layer, head))
@@ -380,7 +382,7 @@ def show_dropout(result, projector: bool) -> None:
     with left:
         curves_chart(result, projector, "dropout")
     with right:
-        st.subheader(words.DROPOUT_HEADING, anchor=False)
+        st.subheader(_(words.DROPOUT_HEADING), anchor=False)
         style = layout.CHART_PROJECTOR if projector else layout.CHART
         st.plotly_chart(ReadyFigure(charts.dropout_bars_spec(result, style)), key="train.dropout_bars",
                         config=download_config("dropout-end"), alt=words.dropout_verdict(result))
@@ -395,7 +397,7 @@ def scene_story(preset: str) -> None:
     """Beside a training scene's curves: the run's own numbers and the way to the experiment."""
     result = PRESETS[preset].shipped()
     st.markdown(words.scene_numbers(result))
-    st.page_link("pages/7_Train_it_yourself.py", label=words.SCENE_LINK_LABEL, icon=":material/model_training:",
+    st.page_link("pages/7_Train_it_yourself.py", label=_(words.SCENE_LINK_LABEL), icon=":material/model_training:",
                  query_params={"exp": preset})
 
 
@@ -407,14 +409,14 @@ def scene_board(preset: str, projector: bool) -> None:
         panes = [(words.model_name(run), [("", run.curves)]) for run in result.runs]
         levels = words.mask_levels(result)
     else:
-        panes = [(words.EXPERIMENT_NAMES[preset], [("", result.curves)])]
+        panes = [(_(words.EXPERIMENT_NAMES[preset]), [("", result.curves)])]
         levels = words.heads_levels(result)
     top = max(loss for __, groups in panes for __, curves in groups for curve in curves for loss in curve.losses)
-    for column, (title, groups) in zip(st.columns(len(panes)), panes, strict=True):
+    for index, (column, (title, groups)) in enumerate(zip(st.columns(len(panes)), panes, strict=True)):
         spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title,
                                   top=max(top, *(value for __, value in levels)) * charts.HEADROOM)
-        column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{title}", config=download_config(f"scene-{preset}"),
-                            alt=words.chart_alt(title, groups, levels))
+        column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{preset}.{index}",  # one key in every language
+                            config=download_config(f"scene-{preset}"), alt=words.chart_alt(title, groups, levels))
     if not projector:
-        with st.expander(words.CURVES_IN_WORDS, icon=":material/notes:"):
+        with st.expander(_(words.CURVES_IN_WORDS), icon=":material/notes:"):
             st.markdown("\n".join(words.curves_in_words(groups, levels) for __, groups in panes))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from attn_core.training.choices import EXPERIMENTS, TrainChoice, preset_choice
-from attn_core.training.experiments import Curve, Progress
+from attn_core.training.experiments import STAGE_DONE, Curve, Progress
 from attn_core.training.worker import progress_elsewhere
 from attn_ui.widgets.state import RunStopped, cached_training
 
@@ -42,10 +42,10 @@ class LiveRun:
     choice: TrainChoice
     estimate: float  # seconds of training, as estimated when it was queued
     status: str = "waiting"  # waiting -> training -> done | stopped | failed
-    stages: list = field(default_factory=list)  # [(stage, curves so far)], one entry a model trained
+    stages: list = field(default_factory=list)  # [(stage key, curves so far)], one entry a model trained
     fraction: float = 0.0
     result: object = None
-    error: str = ""
+    error: str = ""  # what went wrong, as the exception said it (shared by every watcher: not translated)
     version: int = 0  # counts changes, so a watcher redraws only when something moved
     watchers: set = field(default_factory=set)
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)  # a test may slow time down
@@ -66,7 +66,7 @@ class LiveRun:
     def publish(self, progress: Progress) -> bool:
         """Take one Progress; False when nobody watches any more, which stops the run."""
         with self.condition:
-            if self.stages and self.stages[-1][0] == progress.stage or progress.stage == "done":
+            if self.stages and self.stages[-1][0] == progress.stage or progress.stage == STAGE_DONE:
                 if self.stages:
                     self.stages[-1] = (self.stages[-1][0], progress.curves)
             else:

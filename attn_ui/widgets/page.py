@@ -9,7 +9,7 @@ import streamlit as st
 
 from attn_core import Settings
 from attn_core.query import read_lesson
-from attn_lang import _
+from attn_lang import N_, _, _n
 from attn_ui.widgets import lang, projector
 from attn_ui.widgets.join import join_switch
 from attn_ui.widgets.look import apply_look
@@ -21,18 +21,21 @@ def lesson_page(title: str, question: str, minutes: int, switch: bool = True) ->
     """Page set-up and heading: the title, the question the page answers, how long it takes to read. `switch=False`:
     the page draws its projector switch itself (projector.page_switch), where it has room."""
     lang.choose()
-    st.set_page_config(page_title=_("{page} · Attention Lab", page=title), page_icon=":material/school:",
+    st.set_page_config(page_title=_("{page} · Attention Lab", page=_(title)), page_icon=":material/school:",
                        layout="wide")
     apply_look()
     sidebar_nav()
     projector.page_mode(switch)  # one switch for the whole app: its CSS on every page, its switch in the sidebar
-    st.title(title)
-    st.caption(f"{question} · about {minutes} minutes")
+    st.title(_(title))
+    st.caption(_n("{question} · about {count} minute", "{question} · about {count} minutes", minutes,
+                  question=_(question)))
     join_switch()  # only once this browser has opened a class poll room: its join code, for any page
 
 
-def lab_button(settings: Settings, label: str = "Open this in the Lab", **view: str) -> None:
-    """A link that opens the Lab in exactly these settings (the same URL a lecturer can paste)."""
+def lab_button(settings: Settings, label: str | None = None, **view: str) -> None:
+    """A link that opens the Lab in exactly these settings (the same URL a lecturer can paste). `label` is drawn as
+    it is given (translated by the caller)."""
+    label = _("Open this in the Lab") if label is None else label
     st.page_link("app.py", label=label, icon=":material/science:", query_params=lab_query(settings, **view))
 
 
@@ -44,13 +47,14 @@ def lesson_number(page_file: str) -> str:
     return Path(page_file).name.split("_", 1)[0]
 
 
-def try_it(task: str, settings: Settings, page_file: str, label: str = "Open the Lab in this state",
+def try_it(task: str, settings: Settings, page_file: str, label: str = N_("Open the Lab in this state"),
            **view: str) -> None:
     """The closing task of a lesson page, with a link that sets the Lab up for it (view keys such as row=3); the
-    link names the lesson (`lesson`), so the Lab can lead back to it."""
+    link names the lesson (`lesson`), so the Lab can lead back to it. `task` and `label` are English messages
+    marked with N_ where they are written; they are translated here."""
     with st.container(border=True):
-        st.markdown(f"**Try it.** {task}")
-        lab_button(settings, label, **view, **{LESSON_VIEW_KEY: lesson_number(page_file)})
+        st.markdown(_("**Try it.** {task}", task=_(task)))
+        lab_button(settings, _(label), **view, **{LESSON_VIEW_KEY: lesson_number(page_file)})
 
 
 def _lessons() -> dict[str, tuple[str, str]]:
@@ -69,7 +73,7 @@ def _next_link(script: str) -> None:
     scripts = [page[0] for page in pages]
     if script in scripts and scripts.index(script) + 1 < len(pages):
         following, label, __ = pages[scripts.index(script) + 1]
-        st.page_link(following, label=f"Next: {label}", icon=":material/arrow_forward:")
+        st.page_link(following, label=_("Next: {label}", label=label), icon=":material/arrow_forward:")
 
 
 def lesson_view() -> dict[str, str]:
@@ -88,7 +92,7 @@ def back_to_lesson() -> None:
         return
     script, label = lessons[str(number)]
     with st.container(horizontal=True, key="lab-lesson-links", gap="medium"):
-        st.page_link(script, label=f"Back to the lesson: {label}", icon=":material/arrow_back:")
+        st.page_link(script, label=_("Back to the lesson: {label}", label=label), icon=":material/arrow_back:")
         _next_link(script)
 
 
@@ -102,5 +106,5 @@ def newcomer_line() -> None:
         return
     script, label = lessons["1"]
     with st.container(horizontal=True, key="lab-newcomer", gap="small", vertical_alignment="center"):
-        st.markdown("New here? Each lesson takes about five minutes and sends you back here to try it.")
-        st.page_link(script, label=f"Start with lesson 1: {label}", icon=":material/school:")
+        st.markdown(_("New here? Each lesson takes about five minutes and sends you back here to try it."))
+        st.page_link(script, label=_("Start with lesson 1: {label}", label=label), icon=":material/school:")

@@ -15,6 +15,9 @@ The Check yourself page's own keys (quiz.section, quiz.url, quiz.pick) live with
 attn_ui/views/quiz_view.py.
 
 Lesson pages can ask any question of the bank inline with `inline_question(question_id)`.
+
+The bank's texts are English messages (marked with N_ in attn_ui/quiz/); they are translated here, where they are
+drawn. Code (a version, an ordering step) is drawn as it is written.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from typing import Any
 
 import streamlit as st
 
-from attn_ui.quiz.bank import BY_ID, QUESTIONS
-from attn_ui.quiz.model import Question, Tally, feedback, is_complete, is_right, letter, normalise, tally
+from attn_lang import _
+from attn_ui.quiz.bank import BY_ID, QUESTIONS, VERSION_NAMES
+from attn_ui.quiz.model import Question, Tally, feedback, is_complete, is_right, normalise, said, tally
 from attn_ui.widgets.page import lab_button
 
 ANSWERS_KEY = "quiz.answers"
@@ -94,9 +98,9 @@ def _choice(question: Question, label: str) -> None:
     key, options = widget_key(question), list(range(len(question.options)))
     if question.kind == "code":
         value = st.radio(label, options, key=key, index=None, horizontal=True,
-                         format_func=lambda i: f"Version {letter(i)}", label_visibility="collapsed")
+                         format_func=lambda i: _(VERSION_NAMES[i]), label_visibility="collapsed")
     else:
-        value = st.radio(label, options, key=key, index=None, format_func=lambda i: question.options[i].text,
+        value = st.radio(label, options, key=key, index=None, format_func=lambda i: said(question.options[i].text),
                          label_visibility="collapsed")
     record(question, value)
 
@@ -126,10 +130,11 @@ def _ordering(question: Question) -> None:
         st.code("\n".join(question.options[i].text for i in order), language="python", wrap_lines=True)
     left = [i for i in range(len(question.options)) if i not in order]
     if left:
-        st.pills(f"Tap the line that runs {'next' if order else 'first'}", left, key=widget_key(question),
+        tap = _("Tap the line that runs next") if order else _("Tap the line that runs first")
+        st.pills(tap, left, key=widget_key(question),
                  format_func=lambda i: f"`{question.options[i].text}`", on_change=_append_line, args=(question,))
     if order:
-        st.button("Undo the last line", key=f"quiz.undo.{question.id}", icon=":material/undo:", type="tertiary",
+        st.button(_("Undo the last line"), key=f"quiz.undo.{question.id}", icon=":material/undo:", type="tertiary",
                   on_click=_undo_line, args=(question,))
 
 
@@ -148,11 +153,13 @@ def _feedback(question: Question) -> None:
         st.code(question.right_text, language="python", wrap_lines=True)
     first = first_answers().get(question.id)
     if first is not None and first != answer:
-        verdict = "right" if is_right(question, first) else "not right"
-        st.caption(f"The score keeps your first answer, which was {verdict}.")
+        if is_right(question, first):
+            st.caption(_("The score keeps your first answer, which was right."))
+        else:
+            st.caption(_("The score keeps your first answer, which was not right."))
     if question.lab is not None:
         settings, __ = question.lab.settings()
-        lab_button(settings, question.lab.label, **question.lab.view)
+        lab_button(settings, _(question.lab.label), **question.lab.view)
 
 
 def _versions(question: Question) -> None:
@@ -160,15 +167,18 @@ def _versions(question: Question) -> None:
     for start in range(0, len(question.options), 2):
         for column, index in zip(st.columns(2), range(start, min(start + 2, len(question.options))), strict=False):
             with column:
-                st.markdown(f"**Version {letter(index)}**")
+                st.markdown(f"**{_(VERSION_NAMES[index])}**")
                 st.code(question.options[index].text, language="python", wrap_lines=True)
 
 
-def render_question(question: Question, heading: str = "", label: str = "Your answer") -> None:
-    """A question in a box: prompt, code, choices, and feedback as soon as an answer is complete."""
+def render_question(question: Question, heading: str = "", label: str | None = None) -> None:
+    """A question in a box: prompt, code, choices, and feedback as soon as an answer is complete. `heading` and
+    `label` are drawn as they are given (translated by the caller); the label defaults to "Your answer"."""
     _restore(question)
+    label = _("Your answer") if label is None else label
+    prompt = said(question.prompt)
     with st.container(border=True, key=f"quiz-{question.id}"):
-        st.markdown(f"**{heading}** {question.prompt}" if heading else question.prompt)
+        st.markdown(f"**{heading}** {prompt}" if heading else prompt)
         if question.code:
             st.code(question.code, language="python", wrap_lines=True)
         if question.kind == "code":
@@ -180,12 +190,13 @@ def render_question(question: Question, heading: str = "", label: str = "Your an
         _feedback(question)
 
 
-def inline_question(question_id: str, heading: str = "Predict first.") -> None:
-    """Ask one question of the bank on any page; the answer is shared with the Check yourself page.
+def inline_question(question_id: str, heading: str | None = None) -> None:
+    """Ask one question of the bank on any page; the answer is shared with the Check yourself page. `heading` is
+    drawn as it is given (translated by the caller); by default, "Predict first."
 
     Call it at most once per question on a page (its widget key is `quiz.w.<question_id>`)."""
     if question_id not in BY_ID:
         raise ValueError(f"No question {question_id!r} in the bank; the ids are: {', '.join(BY_ID)}.")
-    render_question(BY_ID[question_id], heading)
-    st.caption("Pick before you look: the answer and the reason show at once. "
-               "It also counts on the Check yourself page.")
+    render_question(BY_ID[question_id], _("Predict first.") if heading is None else heading)
+    st.caption(_("Pick before you look: the answer and the reason show at once. "
+                 "It also counts on the Check yourself page."))

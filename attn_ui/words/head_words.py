@@ -4,19 +4,37 @@ every number from `attn_core.lessons.heads` (and so from a Result). Pure: no str
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
 from attn_core import ROUTE_NAMES, Result
 from attn_core.lessons import heads as lessons
+from attn_lang import N_, _, _n, current_language, number
+from attn_lang.numbers import localise
 from attn_ui.words.escape import md_escape
 
-DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision)
+DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision); their notes write `:.4f`
+# why a key is blocked (Result.block_reason's words) as the step table's "blocked?" column says it
+BLOCK_REASONS = MappingProxyType({
+    # Translators: a cell of the column "blocked?": the key is not blocked
+    None: N_("no"),
+    # Translators: a cell of the column "blocked?": blocked because the key comes later (the causal mask)
+    "future": N_("future"),
+    # Translators: a cell of the column "blocked?": blocked because the key is a PAD (the padding mask)
+    "padding": N_("padding"),
+    "future and padding": N_("future and padding"),
+})
 
 
 def head_title(result: Result, head: int) -> str:
     columns = lessons.head_columns(result.settings.d_model, result.settings.heads)[head]
-    return f"head {head + 1} → concat columns {lessons.span(columns)}"
+    return _("head {head} → concat columns {columns}", head=head + 1, columns=lessons.span(columns))
+
+
+def human_bytes(count: float) -> str:
+    """lessons.human_bytes ("1.2 GB"), its number written as the language writes it ("1,2 GB")."""
+    return localise(lessons.human_bytes(count), current_language())
 
 
 @dataclass(frozen=True)
@@ -35,7 +53,7 @@ class StepTable:
 
 def digits(value: float) -> str:
     """A number of the step tables as they show it: DIGITS decimals."""
-    return f"{value:.{DIGITS}f}"
+    return number(value, f".{DIGITS}f")
 
 
 def _round(values: np.ndarray) -> list[float]:
@@ -46,77 +64,90 @@ def _kept_word(kept: bool, weight: float) -> str:
     """Dropout only matters where there is weight to drop."""
     if weight == 0:
         return "–"
-    return "yes" if kept else "dropped"
+    # Translators: a cell of the column "kept?" of the dropout step: the weight survived dropout, or it was dropped
+    return _("yes") if kept else _("dropped")
 
 
 def row_steps(row: lessons.RowByHand) -> list[StepTable]:
     """The row's numbers in four tables: scores, softmax, dropout, weighted sum of the values."""
     result, settings = row.result, row.result.settings
     keys = list(result.labels)
-    reasons = [result.block_reason(row.query, j) or "no" for j in range(len(keys))]
+    reasons = [_(BLOCK_REASONS.get(result.block_reason(row.query, j), "no")) for j in range(len(keys))]
     route = settings.route
+    # Translators: column headers of the step tables (page "One row by hand"): the key word, the score fed to softmax
+    key, into = _("key"), _("into softmax")
     scores = StepTable(
-        "1 · Query against every key",
-        f"q · k for each key, divided by √d_head = √{settings.d_head} = {row.root:.{DIGITS}f}. "
-        f"Masking route: {ROUTE_NAMES[route]}.",
-        {"key": keys, "q · k": _round(row.dots), "÷ √d_head": _round(row.scaled), "blocked?": reasons,
-         "into softmax": _round(row.softmax_input)},
+        _("1 · Query against every key"),
+        _("q · k for each key, divided by √d_head = √{d_head} = {root:.4f}. Masking route: {route}.",
+          d_head=settings.d_head, root=row.root, route=_(ROUTE_NAMES[route])),
+        {key: keys, "q · k": _round(row.dots), "÷ √d_head": _round(row.scaled), _("blocked?"): reasons,
+         into: _round(row.softmax_input)},
     )
-    softmax_columns = {"key": keys, "into softmax": _round(row.softmax_input),
+    softmax_columns = {key: keys, into: _round(row.softmax_input),
                        "− max": _round(row.softmax_input - row.shift), "exp": _round(row.exps),
-                       "exp ÷ sum": _round(row.softmax_output)}
+                       _("exp ÷ sum"): _round(row.softmax_output)}
     if route in ("zero_after", "renormalize"):
-        softmax_columns["after the route"] = _round(row.weights_before_dropout)
+        softmax_columns[_("after the route")] = _round(row.weights_before_dropout)
     softmax = StepTable(
-        "2 · Softmax",
-        f"Largest input (taken off before exp, so nothing overflows): {row.shift:.{DIGITS}f}. "
-        f"Sum of the exps: {row.total:.{DIGITS}f}. Weights before dropout add up to "
-        f"{row.weights_before_dropout.sum():.{DIGITS}f}.",
+        _("2 · Softmax"),
+        _("Largest input (taken off before exp, so nothing overflows): {shift:.4f}. Sum of the exps: {total:.4f}. "
+          "Weights before dropout add up to {before:.4f}.",
+          shift=row.shift, total=row.total, before=row.weights_before_dropout.sum()),
         softmax_columns,
     )
-    if settings.dropout_active:
-        rescale = f"survivors × 1 / (1 − {settings.dropout:g}) = {row.dropout_scale:.{DIGITS}f}"
-        note = f"p = {settings.dropout:g} while training: {rescale if settings.rescale else 'no rescale (the bug)'}."
+    if settings.dropout_active and settings.rescale:
+        note = _("p = {p:g} while training: survivors × 1 / (1 − {p:g}) = {scale:.4f}.", p=settings.dropout,
+                 scale=row.dropout_scale)
+    elif settings.dropout_active:
+        note = _("p = {p:g} while training: no rescale (the bug).", p=settings.dropout)
+    elif settings.dropout > 0:
+        note = _("Dropout does nothing here (inference): every weight passes unchanged.")
     else:
-        why = "inference" if settings.dropout > 0 else "p = 0"
-        note = f"Dropout does nothing here ({why}): every weight passes unchanged."
+        note = _("Dropout does nothing here (p = 0): every weight passes unchanged.")
+    # Translators: a column header: the attention weight of each key
+    weight = _("weight")
     dropout = StepTable(
-        "3 · Dropout",
-        note + f" Final weights add up to {row.weights.sum():.{DIGITS}f}.",
-        {"key": keys, "weight": _round(row.weights_before_dropout),
-         "kept?": [_kept_word(kept, weight) for kept, weight in zip(row.kept, row.weights_before_dropout, strict=True)],
-         "final weight": _round(row.weights)},
+        _("3 · Dropout"),
+        note + " " + _("Final weights add up to {total:.4f}.", total=row.weights.sum()),
+        {key: keys, weight: _round(row.weights_before_dropout),
+         _("kept?"): [_kept_word(kept, w) for kept, w in zip(row.kept, row.weights_before_dropout, strict=True)],
+         _("final weight"): _round(row.weights)},
     )
     components = range(settings.d_head)
-    values = {"key": keys, **{f"v{c + 1}": _round(row.value_vectors[:, c]) for c in components}}
-    weighted = {"key": [*keys, "sum"], "weight": [*_round(row.weights), round(float(row.weights.sum()), DIGITS)],
-                **{f"weight × v{c + 1}": [*_round(row.weighted_values[:, c]), round(float(row.output[c]), DIGITS)]
+    values = {key: keys, **{f"v{c + 1}": _round(row.value_vectors[:, c]) for c in components}}
+    # Translators: the label of the last row of the weighted-sum table, which adds up the rows above it
+    weighted = {key: [*keys, _("sum")], weight: [*_round(row.weights), round(float(row.weights.sum()), DIGITS)],
+                **{_("weight × v{index}", index=c + 1): [*_round(row.weighted_values[:, c]),
+                                                        round(float(row.output[c]), DIGITS)]
                    for c in components}}
     return [
         scores,
         softmax,
         dropout,
-        StepTable("4a · The value vectors",
-                  f"Head {row.head + 1}'s value vector of every key ({settings.d_head} numbers).", values),
-        StepTable("4b · Weighted sum", f"Each value times its final weight; the last row adds them up. That sum fills "
-                  f"concat columns {lessons.span(row.columns)} of this word's row.", weighted),
+        StepTable(_("4a · The value vectors"),
+                  _("Head {head}'s value vector of every key ({d_head} numbers).", head=row.head + 1,
+                    d_head=settings.d_head), values),
+        StepTable(_("4b · Weighted sum"),
+                  _("Each value times its final weight; the last row adds them up. That sum fills concat columns "
+                    "{columns} of this word's row.", columns=lessons.span(row.columns)), weighted),
     ]
 
 
 def row_heading(row: lessons.RowByHand) -> str:
     """A Markdown line naming the row, the word escaped."""
     word = md_escape(row.result.labels[row.query])
-    return f"Query **{word}** (word {row.query + 1}), head {row.head + 1} of {row.result.settings.heads}."
+    return _("Query **{word}** (word {position}), head {head} of {heads}.", word=word, position=row.query + 1,
+             head=row.head + 1, heads=row.result.settings.heads)
 
 
 def row_metrics(row: lessons.RowByHand) -> dict[str, str]:
     """The row's scalars as metric tiles."""
     return {
-        "√d_head": f"{row.root:.{DIGITS}f}",
-        "Max, taken off": f"{row.shift:.{DIGITS}f}",
-        "Sum of exps": f"{row.total:.{DIGITS}f}",
-        "Dropout scale": f"{row.dropout_scale:.{DIGITS}f}",
-        "Row sum": f"{row.weights.sum():.{DIGITS}f}",
+        "√d_head": digits(row.root),
+        _("Max, taken off"): digits(row.shift),
+        _("Sum of exps"): digits(row.total),
+        _("Dropout scale"): digits(row.dropout_scale),
+        _("Row sum"): digits(row.weights.sum()),
     }
 
 
@@ -128,27 +159,31 @@ def word_options(result: Result) -> dict[int, str]:
 def concat_sentence(result: Result) -> str:
     d_head = result.d_head
     blocks = lessons.head_columns(result.settings.d_model, result.settings.heads)
-    places = ", ".join(f"head {i + 1} → columns {lessons.span(b)}" for i, b in enumerate(blocks))
-    return (f"Each head writes {d_head} numbers per word. They are laid side by side in one table, **concat**, head 1 "
-            f"first: head n fills columns (n − 1)·{d_head} + 1 to n·{d_head}. Here: {places}.")
+    places = ", ".join(_("head {head} → columns {columns}", head=i + 1, columns=lessons.span(b))
+                       for i, b in enumerate(blocks))
+    return _("Each head writes {d_head} numbers per word. They are laid side by side in one table, **concat**, head 1 "
+             "first: head n fills columns (n − 1)·{d_head} + 1 to n·{d_head}. Here: {places}.",
+             d_head=d_head, places=places)
 
 
 def worked_sentence(worked: Result) -> str:
     s = worked.settings
     start_number = lessons.head_columns(s.d_model, s.heads)[1].start + 1
     words = " ".join(md_escape(word) for word in worked.tokens)
-    return (f"**Small enough to check by eye:** d_model = {s.d_model}, {s.heads} heads, the {len(worked.tokens)} "
-            f"words *{words}*. Concat has shape **{worked.context.shape}**, and head 2's numbers begin at "
-            f"**column {start_number}**.")
+    return _("**Small enough to check by eye:** d_model = {d_model}, {heads} heads, the {count} words *{words}*. "
+             "Concat has shape **{shape}**, and head 2's numbers begin at **column {column}**.",
+             d_model=s.d_model, heads=s.heads, count=len(worked.tokens), words=words, shape=worked.context.shape,
+             column=start_number)
 
 
 def w_o_sentence(result: Result) -> str:
     d_model = result.settings.d_model
     blocks = lessons.head_columns(d_model, result.settings.heads)
-    rows = ", ".join(f"rows {lessons.span(b)} weigh head {i + 1}'s numbers" for i, b in enumerate(blocks))
-    return (f"Left alone, head 1's numbers would stay in columns {lessons.span(blocks[0])} for good. W_o is a "
-            f"({d_model}, {d_model}) matrix: output column j is a weighted sum of *all* {d_model} concat columns, so "
-            f"every output number can draw on every head. In W_o, {rows}.")
+    rows = ", ".join(_("rows {rows} weigh head {head}'s numbers", rows=lessons.span(b), head=i + 1)
+                     for i, b in enumerate(blocks))
+    return _("Left alone, head 1's numbers would stay in columns {columns} for good. W_o is a ({d_model}, {d_model}) "
+             "matrix: output column j is a weighted sum of *all* {d_model} concat columns, so every output number "
+             "can draw on every head. In W_o, {rows}.", columns=lessons.span(blocks[0]), d_model=d_model, rows=rows)
 
 
 def cost_metrics(result: Result) -> dict[str, str]:
@@ -157,10 +192,10 @@ def cost_metrics(result: Result) -> dict[str, str]:
     slim = lessons.attention_cost(length, d_model, heads, d_in)
     wide = lessons.attention_cost(length, d_model, 1, d_in)
     return {
-        f"Weights, {heads} heads": f"{slim.parameters:,}",
-        "Weights, 1 wide head": f"{wide.parameters:,}",
-        f"FLOPs, {heads} heads": f"{slim.flops:,}",
-        "FLOPs, 1 wide head": f"{wide.flops:,}",
+        _n("Weights, {count} head", "Weights, {count} heads", heads): number(slim.parameters, ","),
+        _("Weights, 1 wide head"): number(wide.parameters, ","),
+        _n("FLOPs, {count} head", "FLOPs, {count} heads", heads): number(slim.flops, ","),
+        _("FLOPs, 1 wide head"): number(wide.flops, ","),
     }
 
 
@@ -168,27 +203,33 @@ def cost_sentence(result: Result, model: lessons.ModelSize = lessons.GPT2) -> st
     length, heads = len(result.tokens), result.settings.heads
     slim = lessons.attention_cost(length, result.settings.d_model, heads, result.x.shape[1])
     big = lessons.attention_cost(model.context, model.d_model, model.heads)
-    return (f"The heads share the columns of W_q, W_k and W_v out instead of each taking a full copy (last column), so "
-            f"h changes neither count. Only the softmax sees more numbers: h·T² = {slim.softmax_cells:,} instead of "
-            f"{length * length:,}. **{model.name}:** d = {model.d_model}, h = {model.heads}, d_head = "
-            f"{model.d_model} / {model.heads} = {model.d_head}. One attention layer has {big.parameters:,} weights "
-            f"(biases left out) and spends {big.flops / 1e9:.2f} GFLOPs on its products at T = {model.context:,}, "
-            "with one head or twelve.")
+    return _("The heads share the columns of W_q, W_k and W_v out instead of each taking a full copy (last column), "
+             "so h changes neither count. Only the softmax sees more numbers: h·T² = {cells:,} instead of "
+             "{square:,}. **{model}:** d = {d_model}, h = {heads}, d_head = {d_model} / {heads} = {d_head}. One "
+             "attention layer has {weights:,} weights (biases left out) and spends {gflops:.2f} GFLOPs on its "
+             "products at T = {context:,}, with one head or twelve.",
+             cells=slim.softmax_cells, square=length * length, model=model.name, d_model=model.d_model,
+             heads=model.heads, d_head=model.d_head, weights=big.parameters, gflops=big.flops / 1e9,
+             context=model.context)
 
 
 def failures_sentence(divides: bool) -> str:
     """Page 4's two ways to get heads wrong; the reshape "above" fails only while the count tried does not divide."""
-    reshape = "try one above that does not: the reshape fails" if divides else "the reshape above fails"
-    return (f"**Two ways to get this wrong:** a head count that does not divide d_model ({reshape}), and leaving W_o "
-            "out (the heads then never meet: the lower panel of the W_o chart).")
+    if divides:
+        return _("**Two ways to get this wrong:** a head count that does not divide d_model (try one above that does "
+                 "not: the reshape fails), and leaving W_o out (the heads then never meet: the lower panel of the W_o "
+                 "chart).")
+    return _("**Two ways to get this wrong:** a head count that does not divide d_model (the reshape above fails), and "
+             "leaving W_o out (the heads then never meet: the lower panel of the W_o chart).")
 
 
 def here_sentence(result: Result) -> str:
     s = result.settings
-    return (f"*here, now* is this app at the Lab's settings (or the page's own until you use the Lab): "
-            f"{len(result.tokens)} words, h = {s.heads}, d = {s.d_model}, "
-            f"one sentence (B = 1), each word coming in as d_in = {result.x.shape[1]} numbers (in GPT-2, d_in = d). "
-            f"Its score tensor {result.score_shape} takes {result.score_bytes:,} bytes in float32.")
+    return _("*here, now* is this app at the Lab's settings (or the page's own until you use the Lab): {words} words, "
+             "h = {heads}, d = {d_model}, one sentence (B = 1), each word coming in as d_in = {d_in} numbers (in "
+             "GPT-2, d_in = d). Its score tensor {shape} takes {bytes:,} bytes in float32.",
+             words=len(result.tokens), heads=s.heads, d_model=s.d_model, d_in=result.x.shape[1],
+             shape=result.score_shape, bytes=result.score_bytes)
 
 
 def memory_metrics(batch: int, heads: int, length: int) -> dict[str, str]:
@@ -197,8 +238,9 @@ def memory_metrics(batch: int, heads: int, length: int) -> dict[str, str]:
     at_t = lessons.score_tensor_bytes(batch, heads, length, size["float32"])
     at_2t = lessons.score_tensor_bytes(batch, heads, 2 * length, size["float32"])
     return {
-        f"T = {length:,}, float32": lessons.human_bytes(at_t),
-        f"T = {length:,}, bf16": lessons.human_bytes(lessons.score_tensor_bytes(batch, heads, length, size["bf16"])),
-        f"T = {2 * length:,}, float32": lessons.human_bytes(at_2t),
-        "Doubling T multiplies it by": f"{at_2t / at_t:g}",
+        f"T = {number(length, ',')}, float32": human_bytes(at_t),
+        f"T = {number(length, ',')}, bf16": human_bytes(lessons.score_tensor_bytes(batch, heads, length,
+                                                                                   size["bf16"])),
+        f"T = {number(2 * length, ',')}, float32": human_bytes(at_2t),
+        _("Doubling T multiplies it by"): number(at_2t / at_t, "g"),
     }
