@@ -242,7 +242,7 @@ ZERO_TRAP = Question(  # page 1's question, so it counts under the causal mask; 
     "$e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$ and $e^{0} = 1$, how much of the row’s weight would "
     "go to the blocked word?"),
     options=(
-        Option("0%", N_("0% is what −∞ gives. A score of 0 turns into $e^{0} = 1$ inside the softmax, which is "
+        Option("0%", N_("−∞ would give 0%. A score of 0 turns into $e^{0} = 1$ inside the softmax, which is "
                         "far from nothing.")),
         Option(N_("about 29%")),
         Option(N_("exactly 50%"), N_("50% would need the blocked word’s $e^{0}$ to match the other two together, but "
