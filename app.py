@@ -13,7 +13,7 @@ if __name__ == "__main__":  # a page view; imported to find `app`, the file need
     from attn_ui.widgets.controls import lab_controls
     from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
     from attn_ui.widgets.look import apply_look
-    from attn_ui.widgets.nav import sidebar_nav
+    from attn_ui.widgets.nav import page_menu, sidebar_nav
     from attn_ui.widgets.page import back_to_lesson, lesson_view, newcomer_line
     from attn_ui.words.scenes import SCENES
 
@@ -26,6 +26,8 @@ def lab() -> None:
     layout = projector.lab_layout(on)
     with layout.controls:
         projector.projector_switch()
+        if layout.projector:  # the sidebar is hidden: its pages and language in one corner menu
+            page_menu()
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))

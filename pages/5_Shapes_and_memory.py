@@ -34,7 +34,7 @@ tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
 st.subheader(_("The quadratic wall"))
-with predict.answer_fold("shapes-double-context", _("The memory against T")):
+with predict.answer_fold("shapes-double-context", N_("The memory against T")):
     st.markdown(_("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers."))
     st.markdown(_("GPT-2 sizes: h = {heads}, one layer, the batch from the slider above. Slide T and read the tiles.",
                   heads=lessons.GPT2.heads))

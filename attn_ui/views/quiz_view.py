@@ -13,7 +13,7 @@ import streamlit as st
 
 from attn_core.query import ANSWERS_KEY as ANSWERS_PARAM
 from attn_core.query import quoted, read_answers, unused_key_notes, write_answers
-from attn_lang import _
+from attn_lang import N_, _
 from attn_ui.quiz.bank import QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Section
 from attn_ui.widgets import address
@@ -47,7 +47,7 @@ def restore_from_address() -> list[str]:
     if PICKER_KEY in st.session_state and not history_navigation():
         return []
     params = address.arrive(URL_SECTION_KEY)
-    notes = unused_key_notes(params, {SECTION_PARAM, ANSWERS_PARAM, *address.KEPT}, _("Check yourself"))
+    notes = unused_key_notes(params, {SECTION_PARAM, ANSWERS_PARAM, *address.KEPT}, N_("Check yourself"))
     wanted = (params.get(SECTION_PARAM) or [None])[-1]
     if wanted in SECTION_BY_ID:
         st.session_state[SECTION_KEY] = wanted

@@ -228,7 +228,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     elif choice.is_preset:
         question = words.VERDICT_QUESTIONS[choice.experiment]
         questions.inline_question(question)
-        with predict.answer_fold(question, _(words.PRESET_FOLD)):  # the task asks about the run: it folds with it
+        with predict.answer_fold(question, words.PRESET_FOLD):  # the task asks about the run: it folds with it
             show_result(result, show_masked, projector)
             _task(choice, result, projector)
     else:

@@ -144,10 +144,10 @@ def row_metrics(row: lessons.RowByHand) -> dict[str, str]:
     """The row's scalars as metric tiles."""
     return {
         "√d_head": digits(row.root),
-        _("Max, taken off"): digits(row.shift),
-        _("Sum of exps"): digits(row.total),
-        _("Dropout scale"): digits(row.dropout_scale),
-        _("Row sum"): digits(row.weights.sum()),
+        N_("Max, taken off"): digits(row.shift),
+        N_("Sum of exps"): digits(row.total),
+        N_("Dropout scale"): digits(row.dropout_scale),
+        N_("Row sum"): digits(row.weights.sum()),
     }
 
 
@@ -193,9 +193,9 @@ def cost_metrics(result: Result) -> dict[str, str]:
     wide = lessons.attention_cost(length, d_model, 1, d_in)
     return {
         _n("Weights, {count} head", "Weights, {count} heads", heads): number(slim.parameters, ","),
-        _("Weights, 1 wide head"): number(wide.parameters, ","),
+        N_("Weights, 1 wide head"): number(wide.parameters, ","),
         _n("FLOPs, {count} head", "FLOPs, {count} heads", heads): number(slim.flops, ","),
-        _("FLOPs, 1 wide head"): number(wide.flops, ","),
+        N_("FLOPs, 1 wide head"): number(wide.flops, ","),
     }
 
 
@@ -242,5 +242,5 @@ def memory_metrics(batch: int, heads: int, length: int) -> dict[str, str]:
         f"T = {number(length, ',')}, bf16": human_bytes(lessons.score_tensor_bytes(batch, heads, length,
                                                                                    size["bf16"])),
         f"T = {number(2 * length, ',')}, float32": human_bytes(at_2t),
-        _("Doubling T multiplies it by"): number(at_2t / at_t, "g"),
+        N_("Doubling T multiplies it by"): number(at_2t / at_t, "g"),
     }

@@ -323,10 +323,10 @@ def mask_levels(result: MaskResult) -> tuple[tuple[str, float], ...]:
 
 def mask_tiles(run: MaskRun) -> dict[str, str]:
     return {
-        _("Training loss"): number(run.train_loss, ".4f"),
-        _("Generating loss"): number(run.generating_loss, ".4f"),
-        _("Grammatical steps"): number(run.grammatical_transitions, ".0%"),
-        _("Whole sentences"): number(run.grammatical_sentences, ".0%"),
+        N_("Training loss"): number(run.train_loss, ".4f"),
+        N_("Generating loss"): number(run.generating_loss, ".4f"),
+        N_("Grammatical steps"): number(run.grammatical_transitions, ".0%"),
+        N_("Whole sentences"): number(run.grammatical_sentences, ".0%"),
     }
 
 
