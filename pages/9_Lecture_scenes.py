@@ -12,8 +12,8 @@ import streamlit as st
 from attn_core.query import read_flag
 from attn_lang import N_, _
 from attn_ui.views import live_phone, live_view, scene_board, scene_nav, train_view
-from attn_ui.widgets import lang, panels, projector, state
-from attn_ui.widgets.page import lab_button, lesson_page
+from attn_ui.widgets import panels, projector, state
+from attn_ui.widgets.page import lesson_page
 from attn_ui.words import live
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
 
@@ -48,21 +48,23 @@ with story.container(key="scene-story"):
             train_view.scene_story(scene.training)
         elif scene.kind == "map" and not big and lecture is None:  # projected, the answer says it
             panels.kpi_tiles(result, columns=2, score_tensor=False)
-        if lecture is not None:
+        if lecture is not None and not scene.training:  # a training scene's answers go under its curves
             live_view.revealed_board(lecture)
     else:
         st.caption(_("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer."))
         if lecture is None and not big:
             st.caption(_(live_view.WHAT_GO_LIVE_DOES))
-    view = {**projector.view_keys(None if scene.row is None else scene.row - 1, big), "scene": str(number),
-            **lang.url_view()}
-    with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
-        lab_button(scene.settings, _("Open in the Lab"), **view)
-        projector.page_switch()  # beside the Lab link, under the story: it covers nothing and takes no line of its own
+    links_under_board = revealed and lecture is not None and not scene.training  # the room's answers fill the story
+    if not links_under_board:
+        scene_board.links(scene, number, big)
 with board.container(key="scene-panel"):
     if revealed:
-        scene_board.draw(scene, result)
+        scene_board.draw(scene, result, room=lecture is not None)
+        if lecture is not None and scene.training:
+            live_view.revealed_board(lecture)
+        if links_under_board:
+            scene_board.links(scene, number, big)
     else:
-        scene_board.givens(scene, result)
+        scene_board.givens(scene, result, room=lecture is not None)
         if lecture is not None:
             live_view.waiting_board(lecture)

@@ -35,7 +35,7 @@ NOTE_KEY = "live.note"
 CHECKED_KEY = "live.checked"
 JOIN_KEY = "live.join.at"
 BOARD_EVERY_S = 1.0  # the projector's count of answers is at most this old
-SPREAD_HEIGHT = ((170, 130), (220, 180))  # px of a number's spread chart, (one round, two rounds): on the projector
+SPREAD_HEIGHT = ((150, 140), (200, 220))  # px of a number's spread chart, (one round, two rounds): on the projector
 # beside a revealed board (the story's column at 1280x720), and off it
 JOIN_QR = (500, 320)  # the join screen's QR code, on the projector and off it: it must scan from the back row
 SPREAD_FONT = (20, 14)  # px of the spread's words, on the projector and off it
@@ -62,6 +62,10 @@ JOIN_CSS = """
   font-weight: 700 !important; }
 .st-key-live-join-screen img { image-rendering: pixelated; }
 [data-testid="stMain"] .st-key-live-ended p { font-size: 1.6rem !important; }
+/* the room's spread: its lines and bar labels at 20 px on the projector (the back row reads labels from 18 px) */
+[data-testid="stMain"] .st-key-live-spread [data-testid="stMarkdownContainer"] p { font-size: 1.25rem !important;
+  line-height: 1.3 !important; }
+.st-key-live-spread { gap: 0.35rem !important; }
 </style>
 """
 
@@ -317,8 +321,9 @@ def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
     question = live_phone.question(number)
     tally = view.counts.rounds[-1]
     show_note()
-    with st.container(key="live-status"):
-        st.markdown(f"**{live.status_line(state.round_number, state.phase.value, sum(tally), state.voter_count)}**")
+    if not revealed:  # revealed, the spread's lines say how many answered and were right
+        with st.container(key="live-status"):
+            st.markdown(f"**{live.status_line(state.round_number, state.phase.value, sum(tally), state.voter_count)}**")
     if state.phase in (Phase.CLOSED, Phase.REVEALED):
         spread_block(question, view, state.phase is Phase.REVEALED)
     with st.container(key="live-controls", horizontal=True, gap="small"):
@@ -334,46 +339,40 @@ def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
 
 
 def spread_block(question: live.Live, view: ProjectorView, revealed: bool) -> None:
-    """Every round's spread (a revote beside the first, with how many changed), the true value marked after the
-    reveal: a number's as a chart, a choice's as a bar per option that names it."""
+    """The room's spread: a line per round (a revote's says how many changed), then a number's answers as one chart
+    with both rounds side by side and the true value flagged after the reveal, or a choice's options as bars that
+    name them, with each round's count."""
     rounds = view.counts.rounds
     big = projector.is_on()
-    if question.kind == "choice":
-        choice_bars(question, view, revealed)
-        return
-    columns = st.columns(len(rounds)) if len(rounds) > 1 else [st.container()]
-    for round_number, (column, tally) in enumerate(zip(columns, rounds, strict=True), start=1):
-        with column.container(key=f"live-round-{round_number}"):
+    st.html(JOIN_CSS)
+    with st.container(key="live-spread"):
+        for round_number, tally in enumerate(rounds, start=1):
+            line = live.spread_sentence(question, tally, revealed, short=len(rounds) > 1)
             if len(rounds) > 1:
-                heading = poll_words.round_name(round_number)
-                if round_number == 2:
-                    heading = _("{round} · {changed}", round=heading,
-                                changed=live.changed_line(view.counts.changed, view.counts.added))
-                st.markdown(f"**{heading}**")
-            st.markdown(live.spread_sentence(question, tally, revealed))  # a caption is hidden on the projector
-            if sum(tally) or revealed:
-                height = SPREAD_HEIGHT[0 if big else 1][0 if len(rounds) == 1 else 1]
-                figure = live_charts.spread_figure(question, tally, revealed, height=height,
-                                                   font=SPREAD_FONT[0] if big else SPREAD_FONT[1])
-                panels.chart(figure, key=f"live.spread.{round_number}.{current_language()}",
-                             config=layout.still_config(), max_height=height)
-
-
-def choice_bars(question: live.Live, view: ProjectorView, revealed: bool) -> None:
-    """A choice's spread: for each round, a bar per option with its letter, its words and its count (the class poll's
-    bars), the right one marked after the reveal. The rounds of a revote follow each other, the second with how many
-    changed."""
-    for round_number, tally in enumerate(view.counts.rounds, start=1):
-        with st.container(key=f"live-round-{round_number}"):
-            heading = live.spread_sentence(question, tally, revealed)
-            if len(view.counts.rounds) > 1:
-                heading = _("{round}: {spread}", round=poll_words.round_name(round_number), spread=heading)
+                line = _("**{round}:** {spread}", round=poll_words.round_name(round_number), spread=line)
             if round_number == 2:
-                heading = _("{heading} · {changed}", heading=heading,
-                            changed=live.changed_line(view.counts.changed, view.counts.added))
-            st.markdown(f"**{heading}**")
-            total = sum(tally)
-            for index, count in enumerate(tally):
-                label = poll_words.bar_label(live.letter(index), question.options[index], count, total,
-                                             right=question.right(index) if revealed else None)
-                st.progress(poll_words.share(count, total), text=label)
+                line = _("{line} · {changed}", line=line, changed=live.changed_line(view.counts.changed,
+                                                                                    view.counts.added))
+            st.markdown(line)  # a caption is hidden on the projector
+        if question.kind == "choice":
+            choice_bars(question, rounds, revealed)
+        elif any(sum(tally) for tally in rounds) or revealed:
+            height = SPREAD_HEIGHT[0 if big else 1][0 if len(rounds) == 1 else 1]
+            figure = live_charts.spread_figure(question, rounds, revealed, height=height,
+                                               font=SPREAD_FONT[0] if big else SPREAD_FONT[1],
+                                               names=[poll_words.round_name(n) for n in range(1, len(rounds) + 1)])
+            panels.chart(figure, key=f"live.spread.{current_language()}", config=layout.still_config(),
+                         max_height=height)
+
+
+def choice_bars(question: live.Live, rounds, revealed: bool) -> None:
+    """A choice's spread: a bar per option with its letter, its words and its count in each round (first → second),
+    the bar as long as its share of the last round; the right one marked after the reveal."""
+    last = rounds[-1]
+    for index in range(question.option_count):
+        counts = " → ".join(str(tally[index]) for tally in rounds)
+        label = _("**{letter}.** {option} · {counts}", letter=live.letter(index), option=question.options[index],
+                  counts=counts)
+        if revealed and question.right(index):
+            label = _("{label} · **right answer**", label=label)
+        st.progress(poll_words.share(last[index], sum(last)), text=label)

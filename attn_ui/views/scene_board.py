@@ -19,94 +19,119 @@ from attn_lang import _, number
 from attn_ui.figures import head_charts, layout, maps, mask_charts, plotly_fast
 from attn_ui.figures.maps import attention_map
 from attn_ui.views import train_view
-from attn_ui.widgets import panels, projector
+from attn_ui.widgets import lang, panels, projector
+from attn_ui.widgets.page import lab_button
 from attn_ui.words import mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, VALUE_COLUMN, Scene, value_givens
+
+
+def _board_height(room: bool) -> int:
+    """The px a scene's figure may take on the projector: less in a live lecture's reveal, whose links go under it."""
+    return layout.SCENE_BOARD_HEIGHT - (ROOM_MAP_SHRINK if room else 0)
 
 
 def _row(scene: Scene) -> int | None:
     return None if scene.row is None else scene.row - 1
 
 
-def _map(scene: Scene, result: Result, style: layout.MapStyle | None = None) -> None:
+def _map(scene: Scene, result: Result, room: bool = False, style: layout.MapStyle | None = None) -> None:
     big = projector.is_on()
     style = style if big and style else projector.map_style(big, scene=True)
+    if big and room:  # a live lecture's reveal: the Lab link and the projector switch go under the map
+        shorter = style.height - ROOM_MAP_SHRINK
+        scale = shorter / style.height  # the cells shrink: so do their numbers, or "future" overruns its cell
+        style = dataclasses.replace(style, height=shorter, show_titles=style.show_titles and shorter >= TITLED_MAP,
+                                    cell_font=max(layout.PROJECTOR_MIN_FONT, round(style.cell_font * scale)))
     panels.empty_rows_notice(result)  # a row with nothing to look at: the warning its answer speaks of
     panels.attention_panel(result, _row(scene), style=style, sentence=not big)
     panels.legend(result)
 
 
-def _cheat(scene: Scene, result: Result) -> None:
+def _cheat(scene: Scene, result: Result, room: bool = False) -> None:
     head = mask_lessons.cheating_head(scene.settings.sentence, scene.settings.causal)
     style = layout.SCENE_PROJECTOR if projector.is_on() else layout.LESSON
     panels.chart(attention_map(head, style=style), key="scene.cheat", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _later_word(scene: Scene, result: Result) -> None:
+def _later_word(scene: Scene, result: Result, room: bool = False) -> None:
     position, new_word = LATER_WORD
     change = mask_lessons.change_later_word(scene.settings, position, new_word)
     panels.chart(mask_charts.later_change_table(change), key="scene.later", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _routes(scene: Scene, result: Result) -> None:
+def _routes(scene: Scene, result: Result, room: bool = False) -> None:
     rows = mask_lessons.route_rows(scene.settings, _row(scene))
     panels.chart(mask_charts.routes_table(rows), key="scene.routes", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _trap(scene: Scene, result: Result) -> None:
+def _trap(scene: Scene, result: Result, room: bool = False) -> None:
     st.markdown(mask_words.worked_example_text(mask_lessons.worked_example()))
-    _map(scene, result, layout.SCENE_UNDER_TEXT)
+    _map(scene, result, room, style=layout.SCENE_UNDER_TEXT)
 
 
-def _rolls(scene: Scene, result: Result) -> None:
+def _rolls(scene: Scene, result: Result, room: bool = False) -> None:
     panels.chart(mask_charts.row_sum_rolls(mask_lessons.dropout_rolls(scene.settings)), key="scene.rolls",
                  config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _concat(scene: Scene, result: Result) -> None:
+def _concat(scene: Scene, result: Result, room: bool = False) -> None:
     panels.chart(head_charts.concat_figure(result), key="scene.concat", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _mixing(scene: Scene, result: Result) -> None:
+def _mixing(scene: Scene, result: Result, room: bool = False) -> None:
     panels.chart(head_charts.mixing_figure(result), key="scene.mixing", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _memory(scene: Scene, result: Result) -> None:
+def _memory(scene: Scene, result: Result, room: bool = False) -> None:
     batch, heads, length = MEMORY
     panels.chart(head_charts.memory_figure(batch, heads, length), key="scene.memory", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _values(scene: Scene, result: Result) -> None:
+def _values(scene: Scene, result: Result, room: bool = False) -> None:
     terms = mask_lessons.row_times_values(result, _row(scene))
     panels.chart(mask_charts.row_times_values(terms), key="scene.values", config=layout.still_config(),
-                 max_height=layout.SCENE_BOARD_HEIGHT)
+                 max_height=_board_height(room))
 
 
-def _training(scene: Scene, result: Result) -> None:
-    train_view.scene_board(scene.training, projector.is_on())
+def _training(scene: Scene, result: Result, room: bool = False) -> None:
+    train_view.scene_board(scene.training, projector.is_on(), beside_room=room)
 
 
-# kind -> its drawing; read-only
-BOARDS: Mapping[str, Callable[[Scene, Result], None]] = MappingProxyType({
+# kind -> its drawing (scene, its Result, whether a live lecture's answers share the board); read-only
+BOARDS: Mapping[str, Callable[[Scene, Result, bool], None]] = MappingProxyType({
     "map": _map, "cheat": _cheat, "later-word": _later_word, "routes": _routes, "trap": _trap, "rolls": _rolls,
     "concat": _concat, "mixing": _mixing, "memory": _memory, "values": _values, "training": _training,
 })
 
 
-def draw(scene: Scene, result: Result) -> None:
-    BOARDS[scene.kind](scene, result)
+def draw(scene: Scene, result: Result, room: bool = False) -> None:
+    """The revealed board; `room`: a live lecture's answers are drawn beside it (a training scene's curves make room
+    for them)."""
+    BOARDS[scene.kind](scene, result, room)
+
+
+def links(scene: Scene, number: int, big: bool) -> None:
+    """"Open in the Lab" (the scene's state, with a way back to it) and the page's projector switch, in one row that
+    covers nothing."""
+    view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view()}
+    with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
+        lab_button(scene.settings, _("Open in the Lab"), **view)
+        projector.page_switch()
 
 
 # --- what a question step shows: the givens a student needs, never the answer -------------------------------------
 
 SHADES_HEIGHT = (380, 330)  # px of the map in shades at a question step, on the projector and off it
+SHADES_BESIDE_ROOM = 300  # px of it on the projector when a live lecture's count and spread share the board
+ROOM_MAP_SHRINK = 110  # px a revealed board's map gives up on the projector for the links under it, in a live lecture
+TITLED_MAP = 380  # px a projected map needs to hold its rotated axis title ("query: the word looking")
 
 
 def shades_spec(result: Result, row: int | None, style: layout.MapStyle) -> dict:
@@ -119,15 +144,17 @@ def shades_spec(result: Result, row: int | None, style: layout.MapStyle) -> dict
     return spec
 
 
-def _shades(scene: Scene, result: Result) -> None:
+def _shades(scene: Scene, result: Result, room: bool = False) -> None:
     big = projector.is_on()
-    style = dataclasses.replace(projector.map_style(big, scene=True), height=SHADES_HEIGHT[0 if big else 1])
+    height = (SHADES_BESIDE_ROOM if room else SHADES_HEIGHT[0]) if big else SHADES_HEIGHT[1]
+    style = dataclasses.replace(projector.map_style(big, scene=True), height=height,
+                                show_titles=not (big and room))  # a short map has no room for the axis titles
     st.caption(_("The row's weights in shades of colour: the colour bar reads them from 0 to 1."))
     panels.chart(plotly_fast.ReadyFigure(shades_spec(result, _row(scene), style)), key="scene.shades",
-                 config=layout.still_config(), max_height=SHADES_HEIGHT[0])
+                 config=layout.still_config(), max_height=height)
 
 
-def _values_given(scene: Scene, result: Result) -> None:
+def _values_given(scene: Scene, result: Result, room: bool = False) -> None:
     rows = [{_("word"): word, _("weight"): number(weight, ".2f"),
              _("value's number {column}", column=VALUE_COLUMN): number(value, ".2f")}
             for word, weight, value in value_givens(scene, result)]
@@ -135,11 +162,12 @@ def _values_given(scene: Scene, result: Result) -> None:
 
 
 # the scene's `givens` -> what its question step draws (words.scenes.GIVENS names them); read-only
-GIVEN_BOARDS: Mapping[str, Callable[[Scene, Result], None]] = MappingProxyType({
-    "": lambda scene, result: None, "shades": _shades, "values": _values_given,
+GIVEN_BOARDS: Mapping[str, Callable[[Scene, Result, bool], None]] = MappingProxyType({
+    "": lambda scene, result, room: None, "shades": _shades, "values": _values_given,
 })
 
 
-def givens(scene: Scene, result: Result) -> None:
-    """At a scene's question: what a student needs to answer it, without the answer."""
-    GIVEN_BOARDS[scene.givens](scene, result)
+def givens(scene: Scene, result: Result, room: bool = False) -> None:
+    """At a scene's question: what a student needs to answer it, without the answer. `room`: a live lecture's count
+    and spread share the board."""
+    GIVEN_BOARDS[scene.givens](scene, result, room)

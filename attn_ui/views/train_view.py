@@ -401,10 +401,12 @@ def scene_story(preset: str) -> None:
                  query_params={"exp": preset})
 
 
-def scene_board(preset: str, projector: bool) -> None:
-    """A training scene's board: the shipped curves (both models of the mask experiment side by side)."""
+def scene_board(preset: str, projector: bool, beside_room: bool = False) -> None:
+    """A training scene's board: the shipped curves (both models of the mask experiment side by side); shorter on the
+    projector when a live lecture's answers share the board."""
     result = PRESETS[preset].shipped()
-    style = layout.CHART_PROJECTOR if projector else layout.CHART
+    style = (layout.CHART_PROJECTOR_BESIDE_ROOM if beside_room else layout.CHART_PROJECTOR) if projector else \
+        layout.CHART
     if preset == "mask":
         panes = [(words.model_name(run), [("", run.curves)]) for run in result.runs]
         levels = words.mask_levels(result)

@@ -295,10 +295,10 @@ QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
     25: Guess("value_pick", PLAIN, -1, 1, 0.01, 0.02,
               N_("Worked by hand from numbers rounded to two decimals, which can move the sum by up to 0.02: "
                  "within 0.02 counts as right.")),
-    26: Pick((N_("The unmasked loss falls lower; only the masked model writes sentences"),
-              N_("The masked loss falls lower; only the masked model writes sentences"),
-              N_("The unmasked loss falls lower; only the unmasked model writes sentences"),
-              N_("The masked loss falls lower; only the unmasked model writes sentences")), _mask_training),
+    26: Pick((N_("No mask: lower loss. Mask: writes sentences."),
+              N_("Mask: lower loss, and writes sentences."),
+              N_("No mask: lower loss, and writes sentences."),
+              N_("Mask: lower loss. No mask: writes sentences.")), _mask_training),
     27: Pick((N_("Smoothly, from the first steps"), N_("It stalls near chance, then drops")), _repeat_course),
 })
 
@@ -400,9 +400,16 @@ def changed_line(changed: int, added: int) -> str:
     return _("{changed} changed their answer", changed=changed)
 
 
-def spread_sentence(question: Live, tally: Sequence[int], revealed: bool) -> str:
-    """The spread in one line: how many answered, the median (a number), and after the reveal how many were right."""
+def spread_sentence(question: Live, tally: Sequence[int], revealed: bool, short: bool = False) -> str:
+    """The spread in one line: how many answered, the median (a number), and after the reveal how many were right.
+    `short` (two rounds side by side on a projector): the count of answers is left to "n of N right"."""
     found = spread(question, tally)
+    if short and revealed and found.answers:
+        return _spread_parts(question, found, revealed, with_answers=False)
+    return _spread_parts(question, found, revealed, with_answers=True)
+
+
+def _spread_parts(question: Live, found: Spread, revealed: bool, with_answers: bool) -> str:
     median = None if found.median is None else question.say_number(found.median, exact_decimals(question,
                                                                                                 found.median))
     if not (revealed and found.answers):
@@ -416,6 +423,8 @@ def spread_sentence(question: Live, tally: Sequence[int], revealed: bool) -> str
         right = _("{right} of {answers} within {tolerance} of it ({percent:.0f}%)", right=found.right,
                   answers=found.answers, tolerance=format_number(question.tolerance, question.decimals),
                   percent=percent)
+    if not with_answers:
+        return _("median {median} · {right}", median=median, right=right) if median else right
     if median:
         return _("{answers} · median {median} · {right}", answers=answers_word(found.answers), median=median,
                  right=right)

@@ -204,9 +204,8 @@ TRAINING_SCENES: tuple[Scene, ...] = (
     Scene(
         N_("A model trained without the mask, and one with it"),
         CAUSAL,
-        N_("Left, no mask: the training loss dives towards zero because each position can read the next word. "
-           "Right, the mask on: the loss settles on the language's true entropy, and only this model writes "
-           "sentences."),
+        N_("No mask (left): the training loss dives towards zero, since each position can read the next word. With "
+           "the mask it settles on the language's entropy, and only that model writes sentences."),
         question=N_("Two tiny models learn the same toy language, one with the causal mask and one without. "
                     "Which is true?"),
         kind="training", training="mask",
