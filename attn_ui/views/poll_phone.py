@@ -92,15 +92,16 @@ if (!window.__attnPhone) {
       const shown = drawnNow();
       if (shown && event.data && event.data.url === shown[1] && event.data.mine !== shown[2]) press();
     };
+    setInterval(() => {  // this tab's own vote went in (its voter stamp moved): tell the others
+      const mark = drawnNow();
+      if (!mark) return;
+      if (mine !== null && mine[0] === mark[1] && mine[1] !== mark[2]) tabs.postMessage({url: mark[1], mine: mark[2]});
+      mine = [mark[1], mark[2]];
+    }, 250);
   }
   (async () => {
     for (;;) {
       const mark = drawnNow();
-      if (mark && tabs) {
-        const voted = mine !== null && mine[0] === mark[1] && mine[1] !== mark[2];  // this tab's vote went in
-        if (voted) tabs.postMessage({url: mark[1], mine: mark[2]});
-        mine = [mark[1], mark[2]];
-      }
       if (document.hidden) { await pause(2000); continue; }
       if (!mark) { await pause(250); continue; }  // not drawn yet (a page just opened): look again soon
       const [drawn, url] = mark;

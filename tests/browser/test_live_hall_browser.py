@@ -1,0 +1,228 @@
+"""A live lecture in a real hall, in headless Chromium, on SQLite and on PostgreSQL: the projector at 1280x720 and
+phones at 390x844, each against a server of its own (`streamlit run app.py`).
+
+- No secret on any screen: after Go live, with every live menu open in projector mode (the room's badge, the page
+  menu, the join screen), the host secret is in neither the page's visible text nor its address; a reload keeps the
+  host's rights with no secret in the address; a host link opened again in another browser still gives them, and its
+  address drops `host=` in place; "Copy the host link" puts the link on the clipboard without drawing it.
+- The join screen for the back row: the room code at 64 px or more, the QR code 300 px or more, and the QR code read
+  from a photo of the whole screen scaled to 25%; the address on one line; the phones in the room, live; J brings it
+  and takes it away without moving the lecture.
+- A phone: Enter in the code box joins; the browser's Back returns to a join form that offers the room again; a second
+  tab of the same browser follows a vote made in the first.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+import uuid
+from urllib.parse import parse_qs, urlsplit
+
+import harness
+import pytest
+from sqlalchemy import create_engine, text
+
+from attn_poll import Phase, Poll, open_store
+
+pytestmark = pytest.mark.browser
+
+SLOW_MS = 90_000
+SCHEMA_ENV = "ATTN_LAB_DATABASE_SCHEMA"
+
+
+@pytest.fixture(scope="module", params=("sqlite", "postgresql"))
+def hall(request, tmp_path_factory):
+    """(server, Poll on its database) for one backend."""
+    if request.param == "sqlite":
+        with harness.server_with_database(tmp_path_factory.mktemp("hall"), "app.py") as (running, url):
+            yield running, Poll(open_store(url))
+        return
+    url = os.environ.get("ATTN_TEST_DATABASE_URL", "").strip()
+    if not url:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail("REQUIRE_POSTGRES=1 but ATTN_TEST_DATABASE_URL is not set", pytrace=False)
+        pytest.skip("ATTN_TEST_DATABASE_URL is not set (`bash scripts/test_postgres.sh` prints one)")
+    schema = f"hall_{uuid.uuid4().hex[:12]}"
+    before = {key: os.environ.get(key) for key in ("ATTN_LAB_DATABASE_URL", SCHEMA_ENV)}
+    os.environ.update({"ATTN_LAB_DATABASE_URL": url, SCHEMA_ENV: schema})
+    try:
+        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
+            yield running, Poll(open_store(url, schema=schema))
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        engine = create_engine(url)
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))  # our own generated name
+        engine.dispose()
+
+
+def settle(page) -> None:
+    harness.wait_for_app(page, timeout_ms=SLOW_MS)
+
+
+def wait_text(page, words: str, seconds: float = 10) -> None:
+    start = time.monotonic()
+    while words not in (body := page.locator('[data-testid="stMain"]').inner_text()):
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"{words!r} did not show within {seconds} s; the page shows: {body[:600]!r}")
+        page.wait_for_timeout(100)
+
+
+def cookie(context, code: str) -> str:
+    return next(c["value"] for c in context.cookies() if c["name"] == f"attn_host_{code}")
+
+
+def go_live(browser, server):
+    context = harness.new_context(browser, 1280, 720)
+    page = context.new_page()
+    page.goto(f"{server.url}Lecture_scenes?mode=projector", timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    page.locator(".st-key-live-go button").first.click()
+    settle(page)
+    wait_text(page, "Join the lecture on your phone")
+    code = parse_qs(urlsplit(page.url).query)["room"][0]
+    return context, page, code, cookie(context, code)
+
+
+def no_secret_shown(page, secret: str, what: str) -> None:
+    assert secret not in page.evaluate("document.body.innerText"), f"{what}: the secret is on the screen"
+    assert secret not in page.url, f"{what}: the secret is in the address"
+
+
+def test_no_secret_on_any_screen_and_the_browser_keeps_the_rights(browser, hall):
+    server, poll = hall
+    context, page, code, secret = go_live(browser, server)
+    no_secret_shown(page, secret, "the join screen after Go live")
+    page.locator(".st-key-live-badge button").first.click()  # the room's badge: its menu
+    page.wait_for_timeout(400)
+    assert page.get_by_role("button", name="Copy the host link").is_visible()
+    no_secret_shown(page, secret, "the badge's menu, open")
+    page.keyboard.press("Escape")
+    page.locator(".st-key-page-menu button").first.click()  # projector mode's page menu
+    page.wait_for_timeout(400)
+    no_secret_shown(page, secret, "the page menu, open")
+    page.keyboard.press("Escape")
+    page.keyboard.press("j")
+    settle(page)
+    page.locator(".st-key-scenes-next button").first.click()  # a step of the lecture
+    settle(page)
+    no_secret_shown(page, secret, "a revealed scene")
+    assert poll.state(code).phase is Phase.REVEALED
+
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url.rstrip("/"))
+    page.locator(".st-key-live-badge button").first.click()
+    page.wait_for_timeout(300)
+    page.locator(".st-key-host-copy button").first.click()
+    settle(page)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith(server.url) and f"room={code}" in copied and f"host={secret}" in copied
+    no_secret_shown(page, secret, "after copying the host link")
+    page.keyboard.press("Escape")
+
+    page.reload()  # a new session: the browser's cookie keeps the host's rights
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    wait_text(page, f"Live · room {code}")
+    no_secret_shown(page, secret, "after a reload")
+    page.locator(".st-key-scenes-next button").first.click()
+    settle(page)
+    assert poll.state(code).question_index == 1, "still the host after the reload"
+    context.close()
+
+    other = harness.new_context(browser, 1280, 720)  # the host link, opened again on another machine
+    elsewhere = other.new_page()
+    elsewhere.goto(copied, timeout=SLOW_MS)
+    harness.wait_for_app(elsewhere, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    wait_text(elsewhere, f"Live · room {code}")
+    elsewhere.wait_for_timeout(500)
+    no_secret_shown(elsewhere, secret, "a host link opened again")
+    elsewhere.go_back()  # the host link's own entry was replaced in place: Back never shows the secret
+    elsewhere.wait_for_timeout(500)
+    assert secret not in elsewhere.url
+    other.close()
+
+    stranger = harness.new_context(browser, 1280, 720).new_page()  # the room's code alone: no control
+    stranger.goto(f"{server.url}Lecture_scenes?mode=projector&room={code}&scene=9", timeout=SLOW_MS)
+    harness.wait_for_app(stranger, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    assert poll.state(code).question_index != 8
+    stranger.context.close()
+
+
+def test_the_join_screen_reads_from_the_back_row(browser, hall):
+    import zxingcpp
+    from PIL import Image
+
+    server, poll = hall
+    context, page, code, __ = go_live(browser, server)
+    sizes = page.evaluate("""() => {
+      const code = document.querySelector('.st-key-live-join-code p');
+      const qr = document.querySelector('.st-key-live-join-screen img');
+      const address = document.querySelector('[class*="st-key-live-join-address-"] p');
+      const line = parseFloat(getComputedStyle(address).lineHeight);
+      return {code: parseFloat(getComputedStyle(code).fontSize), qr: qr.getBoundingClientRect().width,
+              qrBottom: qr.getBoundingClientRect().bottom, addressLines: address.getBoundingClientRect().height / line,
+              addressFits: address.scrollWidth <= address.clientWidth + 1, text: address.innerText};
+    }""")
+    assert sizes["code"] >= 64, sizes
+    assert sizes["qr"] >= 300 and sizes["qrBottom"] <= 720, sizes
+    assert sizes["addressLines"] < 1.5 and sizes["addressFits"], sizes
+    assert sizes["text"].endswith(f"Class_poll?room={code}")
+    photo = Image.open(io.BytesIO(page.screenshot())).convert("L")
+    photo = photo.resize((photo.width // 4, photo.height // 4), Image.Resampling.BOX)  # the whole screen at 25%
+    read = [found.text for found in zxingcpp.read_barcodes(photo)]
+    assert read == [f"{server.url}Class_poll?room={code}"], read
+    wait_text(page, "0 phones in the room")
+    phone = harness.new_context(browser, 390, 844, touch=True).new_page()
+    phone.goto(f"{server.url}Class_poll?room={code}", timeout=SLOW_MS)
+    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    wait_text(page, "1 phone in the room", 5)  # live, with no key pressed
+    before = poll.state(code)
+    page.keyboard.press("j")
+    settle(page)
+    wait_text(page, "How many of the 5 next words")
+    page.keyboard.press("j")
+    settle(page)
+    wait_text(page, "Join the lecture on your phone")
+    after = poll.state(code)
+    assert (after.question_index, after.phase) == (before.question_index, before.phase), "the lecture did not move"
+    phone.context.close()
+    context.close()
+
+
+def test_a_phone_joins_with_enter_returns_after_back_and_a_second_tab_follows(browser, hall):
+    server, poll = hall
+    room = poll.create_room([("causal-why", 3)])
+    poll.next_question(room.code, room.host_secret)
+    context = harness.new_context(browser, 390, 844, touch=True)
+    phone = context.new_page()
+    phone.goto(f"{server.url}Class_poll", timeout=SLOW_MS)
+    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    phone.get_by_label("Room code").fill(room.code.lower())
+    phone.get_by_label("Room code").press("Enter")
+    settle(phone)
+    wait_text(phone, "Your vote")
+    assert parse_qs(urlsplit(phone.url).query)["room"] == [room.code]
+    phone.go_back()
+    settle(phone)
+    wait_text(phone, f"Return to room {room.code}")
+    phone.get_by_text(f"Return to room {room.code}").click()
+    settle(phone)
+    wait_text(phone, "Your vote")
+
+    second = context.new_page()  # another tab of the same browser: the same voter
+    second.goto(f"{server.url}Class_poll?room={room.code}", timeout=SLOW_MS)
+    harness.wait_for_app(second, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    wait_text(second, "Tap an option to vote")
+    phone.bring_to_front()
+    phone.locator('[data-testid="stRadioOption"]').nth(1).click()
+    settle(phone)
+    wait_text(phone, "Your vote: **B**".replace("**", ""))
+    second.bring_to_front()
+    wait_text(second, "Your vote: B", 6)  # told by the first tab, not by a timer
+    assert poll.counts(room.code).rounds[0] == (0, 1, 0)
+    context.close()
