@@ -29,7 +29,7 @@ from attn_core import compute
 from attn_core.lessons import masks as mask_lessons
 from attn_core.training import PRESETS, measures
 from attn_lang import DEFAULT, N_, _, _n, number, using
-from attn_ui.words.scenes import SCENES, Scene, SceneWords, scene_facts, scene_words
+from attn_ui.words.scenes import GIVENS, SCENES, Scene, SceneWords, scene_facts, scene_words
 
 SCENE_PREFIX = "scene:"  # + the scene's number, from 1: a lecture room's question ids
 
@@ -527,9 +527,11 @@ def questions_markdown() -> str:
 
 
 def _questions_markdown() -> str:
-    lines = ["| scene | asks | answered as | true answer | counted right |", "| --- | --- | --- | --- | --- |"]
+    lines = ["| scene | asks | shows at the question (its givens) | answered as | true answer | counted right |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for scene_number in range(1, len(SCENES) + 1):
         question = live_question(scene_number)
+        givens = _(GIVENS[SCENES[scene_number - 1].givens])
         if question.kind == "number":
             shape = f"a number, {question.options[0]} to {question.options[-1]} in steps of " \
                     f"{format_number(question.step, question.decimals)}"
@@ -538,6 +540,6 @@ def _questions_markdown() -> str:
         else:
             shape = f"one of {question.option_count} options"
             rule = "that option"
-        lines.append(f"| {scene_number} | {question.ask.replace('|', '/')} | {shape} | {question.truth_text} | "
-                     f"{rule} |")
+        lines.append(f"| {scene_number} | {question.ask.replace('|', '/')} | {givens} | {shape} | "
+                     f"{question.truth_text} | {rule} |")
     return "\n".join(lines)
