@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from attn_lang import _
 from attn_ui.figures import layout
 from attn_ui.widgets import look, nav
 
@@ -71,7 +72,8 @@ def whole_page_follows(on: bool) -> None:
 
 def projector_switch(key: str = SWITCH_KEY) -> None:
     """The switch. Every switch writes the app-wide mode and the URL at once."""
-    st.toggle("Projector mode", key=key, help="Large text, maps and tiles for a lecture hall; hides the explanations.",
+    st.toggle(_("Projector mode"), key=key,
+              help=_("Large text, maps and tiles for a lecture hall; hides the explanations."),
               on_change=_write_mode, args=(key,))
 
 
@@ -121,7 +123,8 @@ def back_to_scene(raw: str | None, count: int) -> str:
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= count):
         return ""
     query = {"scene": raw, "reveal": "1", **({"mode": PROJECTOR} if is_on() else {})}
-    st.page_link(SCENES_PAGE, label=f"Back to scene {int(raw)}", icon=":material/slideshow:", query_params=query)
+    st.page_link(SCENES_PAGE, label=_("Back to scene {number}", number=int(raw)), icon=":material/slideshow:",
+                 query_params=query)
     return raw
 
 
