@@ -35,9 +35,9 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   a scene only once the title is that scene's and the line is not stale (Streamlit's data-stale). The server CPU
   then includes the host page's runs and its 1-second board fragment. A press after which the page's address has
   not reached the state it leads to within REPRESS_AFTER_S is made again, as a lecturer presses again, and counted.
-- Phones are bench/load_poll.py's light clients (its Phone, over Streamlit's own protocol), each on
-  `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token rides in the URL). They join during the first
-  scene, spread over --join-seconds, then wait for the room to move:
+- Phones are bench/phones.py's light clients (its LecturePhone: the Phone of bench/load_poll.py, over Streamlit's
+  own protocol, on a lecture room), each on `Class_poll?room=CODE&v=<token>` (no XSRF cookie, so the voter token
+  rides in the URL). They join during the first scene, spread over --join-seconds, then wait for the room to move:
   route mode: as PHONE_JS in the browser loops, one HTTP/1.1 GET at a time of the route's address (the address in
   the poll-stamp text the phone fragment drew) with `?since=` the drawn stamp, held by the route, on one kept-alive
   connection per phone (asyncio streams; a quick answer that changed nothing waits 2 s before the next);
@@ -73,350 +73,40 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import json
 import math
 import os
-import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import websockets
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.proto.WidgetStates_pb2 import WidgetState
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load_poll  # noqa: E402  (sets sys.path for the repo, tests/browser and bench)
-from load_poll import PHONE_EVERY_S, Phone, Tally, harness, percentile  # noqa: E402
+import phones  # noqa: E402  (sets sys.path for the repo, tests/browser and bench)
+from phones import (  # noqa: E402
+    PHONE_EVERY_S,
+    REPO_ROOT,
+    Answer,
+    LecturePhone,
+    LectureTally,
+    harness,
+    percentile,
+    serve,
+)
 
 from attn_poll import Poll, open_store  # noqa: E402
 from attn_ui.words import live  # noqa: E402
 from attn_ui.words.scenes import SCENES, scene_words  # noqa: E402
 
-REPO_ROOT = load_poll.REPO_ROOT
 MAX_PHONES = 300  # a room's cap
 COUNT_EVERY_S = 0.05
 JOIN_TIMEOUT_S = 120  # every phone must have drawn the first scene this long after the last one started
-ANSWER_ID = re.compile(r"-live\.answer\.(\d+)\.(\d+)$")  # a phone's number box or radio: key live.answer.<q>.<r>
-FORM_ID = re.compile(r"live-form-(\d+)-(\d+)$")
-ALERT_ERROR, ALERT_WARNING = 1, 2  # Alert.Format
-STAMP_TEXT = re.compile(r"^`([^`]*)` `([^`]*/_attn/room/[^`]*/stamp)`(?: `[^`]*`)?$")  # poll_phone._mark: stamp,
-# then the route's address, then the voter's own stamp
 
 
-@dataclass
-class Answer:
-    phone: int
-    scene: int  # question index, from 0
-    option: int
-    sent: float  # perf_counter when the answer's rerun was sent
-    run_s: float = math.nan  # sent -> its run finished
-    finished: bool = False  # its run finished (a SUCCESS status)
-    confirmed: bool = False  # the run drew "Sent: **...**"
-    refused: str = ""  # a note or error the run showed (the vote was not counted, and the phone said so)
-
-
-@dataclass
-class LectureTally(Tally):
-    lecture_start: float = math.inf
-    changed_at: dict[int, float] = field(default_factory=dict)  # scene -> start of its show_scene call
-    show_s: list[float] = field(default_factory=list)  # show_scene call durations (moves and reveals)
-    seen: dict[tuple[int, int], float] = field(default_factory=dict)  # (phone, scene) -> question first received
-    answers: list[Answer] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # a scene a phone could not answer, and why
-    idle_poll_s: list[float] = field(default_factory=list)  # a timer poll that drew nothing: its round trip
-    drawing_poll_s: list[float] = field(default_factory=list)  # a timer poll that drew the page again
-    counts: dict[int, list[tuple[float, tuple[int, ...]]]] = field(default_factory=dict)  # scene -> count changes
-    current: int = 0  # the scene on screen (the counter reads it)
-    reconnects: int = 0
-    route_s: list[float] = field(default_factory=list)  # route mode, over the lecture: each GET's answer time
-    held_s: list[float] = field(default_factory=list)  # of those, the GETs the route held (answered at once: no)
-    route_all: int = 0  # route GETs over the whole run (joins included)
-    route_failed: list[str] = field(default_factory=list)  # a GET that did not answer 200 (status and body)
-    refresh_s: list[float] = field(default_factory=list)  # a Refresh run: sent -> finished
-    refresh_drew: int = 0  # Refresh runs that drew a new question (the scene moved)
-    stamp_urls: collections.Counter = field(default_factory=collections.Counter)  # data-url values seen
-    projected: dict[int, list[tuple[float, int]]] = field(default_factory=dict)  # --projector: scene -> readings
-    repeated: list[str] = field(default_factory=list)  # --projector: presses the host page did not take at first
-
-
-class LecturePhone(Phone):
-    """load_poll's Phone on a lecture room: it polls as that one does (Phone.rerun with the timer fragment), and
-    besides answers every scene once, at its random moment after the scene's question appeared on it."""
-
-    def __init__(self, number: int, port: int, code: str, tally: LectureTally, questions: list[live.Live],
-                 answer_within: float, start_at: float, seed: int, route: bool = True) -> None:
-        super().__init__(number, port, code, math.inf, math.inf, 0, tally)
-        self.code, self.route = code, route
-        self.drawn_stamp: str | None = None  # route mode: data-stamp of the last #attn-stamp element drawn
-        self.stamp_path = ""  # its data-url
-        self.refresh_id = ""  # the hidden Refresh button's widget id
-        self.refresh_fragment = ""  # and its fragment (the phone fragment)
-        self.asked_for: str | None = None  # PHONE_JS's askedFor / askedAt
-        self.asked_at = -math.inf
-        self.held: asyncio.Future | None = None  # the GET in flight with the drawn stamp (PHONE_JS's fetch)
-        self.held_at = 0.0
-        self.next_ask = 0.0  # PHONE_JS's pause: the moment of the next GET
-        self.questions = questions
-        self.asks = {question.ask: index for index, question in enumerate(questions)}
-        self.answer_within, self.start_at = answer_within, start_at
-        self.rng = random.Random(seed * 100_003 + number)
-        # scene -> (element kind, widget id, fragment id, disabled, a radio's options)
-        self.widgets: dict[int, tuple[str, str, str, bool, list[str]]] = {}
-        self.submits: dict[int, str] = {}  # q -> its form's Send button id
-        self.answered: set[int] = set()
-        self.pending: tuple[int, float] | None = None  # (scene, moment to answer)
-        self.latest = -1  # the scene whose question this phone drew last
-        self.drew = 0  # elements received (a poll that drew the page)
-        self.alerts: list[str] = []  # error and warning notes received in the current run
-
-    # --- what comes down -----------------------------------------------------------------------------------------
-
-    def read(self, message: ForwardMsg) -> None:
-        super().read(message)  # the radio's id and fragment, error alerts, exceptions, reconnecting notes
-        delta = message.delta
-        if delta.WhichOneof("type") != "new_element":
-            return
-        now = time.perf_counter()
-        self.drew += 1
-        element = delta.new_element
-        kind = element.WhichOneof("type")
-        if kind == "markdown":
-            body = element.markdown.body
-            if body in self.asks:
-                self.saw(self.asks[body], now)
-            elif body.startswith("Sent: **"):
-                self.confirmed = True
-            elif STAMP_TEXT.match(body):  # poll_phone._mark: the stamp drawn, then the route's address
-                found = STAMP_TEXT.match(body)
-                self.drawn_stamp, self.stamp_path = found[1], found[2]
-                self.tally.stamp_urls[self.stamp_path] += 1
-        elif kind in ("number_input", "radio"):
-            inner = getattr(element, kind)
-            found = ANSWER_ID.search(inner.id)
-            if found and int(found[1]) < len(self.questions):
-                scene = int(found[1])
-                self.saw(scene, now)
-                options = list(inner.options) if kind == "radio" else []
-                self.widgets[scene] = (kind, inner.id, delta.fragment_id, inner.disabled, options)
-        elif kind == "button" and element.button.is_form_submitter:
-            found = FORM_ID.search(element.button.form_id)
-            if found:
-                self.submits[int(found[1])] = element.button.id
-        elif kind == "button" and element.button.id.endswith("-poll.refresh"):
-            self.refresh_id, self.refresh_fragment = element.button.id, delta.fragment_id
-        elif kind == "alert" and element.alert.format in (ALERT_ERROR, ALERT_WARNING):
-            self.alerts.append(element.alert.body)
-
-    def saw(self, scene: int, now: float) -> None:
-        self.tally.seen.setdefault((self.number, scene), now)
-        self.latest = scene
-
-    # --- what goes up ------------------------------------------------------------------------------------------
-
-    # --- route mode: the browser's check (PHONE_JS) ------------------------------------------------------------------
-
-    http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-
-    def close_http(self) -> None:
-        if self.held is not None:
-            self.held.cancel()
-            self.held = None
-        self.close_connection()
-
-    def close_connection(self) -> None:
-        """The kept-alive connection only: the held GET itself calls this when the server closes it."""
-        if self.http is not None:
-            self.http[1].close()
-            self.http = None
-
-    async def get_stamp(self, since: str | None = None) -> str:
-        """One GET of the route on this phone's kept-alive connection (opened again when the server closed it),
-        held by the route while the room's stamp is `since`: the stamp, or "error <status>" as PHONE_JS writes a
-        failed answer."""
-        path = self.stamp_path or f"/_attn/room/{self.code}/stamp"
-        if since is not None:
-            path += "?since=" + urllib.parse.quote(since, safe="")
-        request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nAccept: */*\r\n"
-                   f"Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n").encode()
-        for attempt in range(2):
-            if self.http is None:
-                self.http = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port), timeout=10)
-            reader, writer = self.http
-            asked = time.perf_counter()
-            try:
-                writer.write(request)
-                await writer.drain()
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
-            except (OSError, asyncio.IncompleteReadError):
-                self.close_connection()  # the server closed the idle connection: a browser opens another one
-                if attempt:
-                    raise
-                continue
-            lines = head.decode("latin-1").split("\r\n")
-            headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
-            if "content-length" not in headers:
-                raise OSError(f"route answer without Content-Length: {lines[0]} {headers}")
-            body = await asyncio.wait_for(reader.readexactly(int(headers["content-length"])), timeout=30)
-            took = time.perf_counter() - asked
-            self.tally.route_all += 1
-            if self.tally.lecture_start <= asked < self.until:
-                self.tally.route_s.append(took)
-                if since is not None and took >= 1.0:
-                    self.tally.held_s.append(took)
-            if headers.get("connection", "").lower() == "close":
-                self.close_connection()  # not close_http: that would cancel this very GET, the one held
-            status = lines[0].split(" ")[1] if len(lines[0].split(" ")) > 1 else "?"
-            if status != "200":
-                self.tally.route_failed.append(f"phone {self.number}: {lines[0]} {body[:80]!r}")
-                return f"error {status}"
-            return json.loads(body)["stamp"]
-        raise OSError("unreachable")
-
-    async def route_step(self, socket, wake: float) -> None:
-        """PHONE_JS's loop, until the moment `wake` at the latest: one GET at a time, with the drawn stamp (the route
-        holds it until the room moves, or HOLD_S); an answer that differs from what is drawn now presses Refresh
-        (not again within 6 s for the same drawing); a quick answer that changed nothing waits PHONE_EVERY_S."""
-        now = time.perf_counter()
-        if self.held is None:
-            if self.asked_for == self.drawn_stamp and now - self.asked_at < 6.0:  # a refresh is on its way
-                await asyncio.sleep(max(0.0, min(wake, now + 0.25) - now))
-                return
-            if now < self.next_ask:
-                await asyncio.sleep(max(0.0, min(wake, self.next_ask) - now))
-                return
-            self.held, self.held_at = asyncio.ensure_future(self.get_stamp(self.drawn_stamp)), now
-        done, _ = await asyncio.wait({self.held}, timeout=max(0.0, wake - time.perf_counter()))
-        if not done:
-            return
-        task, self.held = done.pop(), None
-        try:
-            answer = task.result()
-        except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError, KeyError) as error:
-            self.close_http()
-            self.tally.route_failed.append(f"phone {self.number}: {type(error).__name__}: {str(error)[:80]}")
-            answer = "offline"
-        drawn = self.drawn_stamp  # the fragment may have been drawn again while the GET was held
-        quick = time.perf_counter() - self.held_at < 1.0
-        self.next_ask = time.perf_counter() + (PHONE_EVERY_S if answer == drawn and quick else 0.05)
-        if answer == drawn:
-            return
-        self.asked_for, self.asked_at = drawn, time.perf_counter()
-        if not self.refresh_id:
-            self.tally.errors.append(f"phone {self.number}: the stamp moved ({drawn} -> {answer}) but no Refresh drawn")
-            return
-        latest, sent = self.latest, time.perf_counter()
-        await self.send(socket, [WidgetState(id=self.refresh_id, trigger_value=True)], self.refresh_fragment)
-        self.tally.refresh_s.append(time.perf_counter() - sent)
-        self.tally.refresh_drew += self.latest != latest
-
-    def plan(self) -> None:
-        """Pick the moment to answer the scene on screen, once its question is drawn and open."""
-        scene = self.latest
-        if self.pending is not None and self.pending[0] != scene:
-            self.tally.skipped.append(f"phone {self.number}, scene {self.pending[0] + 1}: the room moved on first")
-            self.answered.add(self.pending[0])
-            self.pending = None
-        if scene < 0 or scene in self.answered or self.pending is not None or self.tally.lecture_start == math.inf:
-            return
-        widget = self.widgets.get(scene)
-        if widget is None or widget[3]:  # not drawn, or disabled: the round is closed or revealed
-            if widget is not None:
-                self.tally.skipped.append(f"phone {self.number}, scene {scene + 1}: first drawn closed")
-                self.answered.add(scene)
-            return
-        appeared = max(self.tally.seen[(self.number, scene)], self.tally.lecture_start)
-        self.pending = (scene, appeared + self.rng.uniform(1.0, self.answer_within))
-
-    async def answer(self, socket, scene: int) -> None:
-        kind, widget_id, fragment_id, disabled, options = self.widgets[scene]
-        if disabled:  # the reveal reached this phone first: a person could not send now
-            self.tally.skipped.append(f"phone {self.number}, scene {scene + 1}: revealed before its moment")
-            self.answered.add(scene)
-            return
-        question = self.questions[scene]
-        option = self.rng.randrange(question.option_count)
-        if kind == "number_input":
-            submit = self.submits.get(scene)
-            if submit is None:
-                self.tally.errors.append(f"phone {self.number}, scene {scene + 1}: no Send button drawn")
-                self.answered.add(scene)
-                return
-            states = [WidgetState(id=widget_id, double_value=question.values[option]),
-                      WidgetState(id=submit, trigger_value=True)]
-        else:
-            states = [WidgetState(id=widget_id, string_value=options[option])]
-        record = Answer(self.number, scene, option, time.perf_counter())
-        self.tally.answers.append(record)
-        self.answered.add(scene)
-        self.confirmed, self.alerts = False, []
-        errors_before = len(self.tally.errors)
-        try:
-            await self.send(socket, states, fragment_id)
-        except BaseException:
-            self.tally.answers.remove(record)  # sent again after reconnecting, as the frontend resends
-            self.answered.discard(scene)
-            self.pending = (scene, time.perf_counter())
-            raise
-        record.run_s = time.perf_counter() - record.sent
-        record.finished = True
-        record.confirmed = self.confirmed
-        mine = f"phone {self.number}:"
-        problems = self.alerts + [e for e in self.tally.errors[errors_before:] if e.startswith(mine)]
-        record.refused = " | ".join(problems)[:200]
-
-    async def run(self) -> None:
-        await asyncio.sleep(max(0.0, self.start_at - time.perf_counter()))  # scanning the QR code
-        while time.perf_counter() < min(self.tally.deadline, self.until):
-            try:
-                async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
-                                              max_size=None, ping_interval=None, open_timeout=30) as socket:
-                    await self.rerun(socket, None)  # the page's first run: joins, draws the scene on screen
-                    await asyncio.sleep(self.rng.uniform(0, PHONE_EVERY_S))  # phones do not poll in step
-                    next_poll = time.perf_counter()
-                    while time.perf_counter() < min(self.tally.deadline, self.until):
-                        self.plan()
-                        now = time.perf_counter()
-                        if self.pending is not None and now >= self.pending[1]:
-                            scene, self.pending = self.pending[0], None
-                            await self.answer(socket, scene)
-                            continue
-                        wake = min(self.until, math.inf if self.pending is None else self.pending[1])
-                        if self.route:
-                            await self.route_step(socket, min(wake, now + 0.25))
-                            continue
-                        if now >= next_poll:
-                            drew, sent = self.drew, time.perf_counter()
-                            await self.rerun(socket, None, timer=True)
-                            took = time.perf_counter() - sent
-                            (self.tally.drawing_poll_s if self.drew > drew else self.tally.idle_poll_s).append(took)
-                            next_poll = max(next_poll + PHONE_EVERY_S, time.perf_counter())
-                            continue
-                        await asyncio.sleep(max(0.0, min(next_poll, wake) - time.perf_counter()))
-            except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError) as error:
-                self.close_http()
-                self.tally.reconnects += 1
-                self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
-                                         f"{str(error)[:100]}")
-                await asyncio.sleep(0.5)
-        self.close_http()
-        for scene in range(self.tally.current + 1):  # every scene shown is answered or has its reason
-            if scene in self.answered:
-                continue
-            widget = self.widgets.get(scene)
-            reason = ("never drawn" if widget is None else "revealed before its moment" if widget[3] else
-                      "the lecture ended before its moment")
-            self.tally.skipped.append(f"phone {self.number}, scene {scene + 1}: {reason}")
-
-
-# --- the lecturer, the counter, the server ----------------------------------------------------------------------------
+# --- the lecturer, the counter, the server's log --------------------------------------------------------------------
 
 
 async def lecturer(poll: Poll, code: str, secret: str, tally: LectureTally, scenes: int, scene_s: float,
@@ -575,26 +265,6 @@ def counter(poll: Poll, code: str, tally: LectureTally, stop: threading.Event) -
                 tally.counts.setdefault(scene, []).append((time.perf_counter(), tally_now))
                 last[scene] = tally_now
         stop.wait(COUNT_EVERY_S)
-
-
-def serve(port: int, log_path: Path, script: str, tree: Path = REPO_ROOT, extra: dict[str, str] | None = None
-          ) -> subprocess.Popen:
-    """load_poll.start's server (of `script` in `tree`, `extra` added to its environment), its output kept in a log
-    (load_poll.start drops it). A tree other than this one runs with its own modules only (no PYTHONPATH)."""
-    args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
-            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    env = {key: value for key, value in os.environ.items() if tree == REPO_ROOT or key != "PYTHONPATH"}
-    env.update(extra or {})
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(args, cwd=tree, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while not harness.healthy(port):
-        if time.monotonic() > deadline or process.poll() is not None:
-            load_poll.stop(process)
-            raise RuntimeError(f"the app server did not start; log tail:\n{log_path.read_text()[-2000:]}")
-        time.sleep(0.1)
-    return process
 
 
 def tracebacks(log_text: str) -> list[str]:
@@ -833,10 +503,10 @@ def main() -> None:
         pids = lambda: [deployment.replica_pid(n) for n in (1, 2, 3)]  # noqa: E731
     else:
         port = args.port or harness.free_port()
-        script, extra = load_poll.entry(REPO_ROOT, not args.timer)
+        script, extra = phones.entry(REPO_ROOT, not args.timer)
         process = serve(port, log_path, script, extra=extra)
         if server_cpus:
-            load_poll.load.pin_to(process.pid, server_cpus)
+            phones.load.pin_to(process.pid, server_cpus)
         pids = lambda: [process.pid]  # noqa: E731
     budget = args.join_seconds + JOIN_TIMEOUT_S + args.scenes * args.scene_seconds + 120
     tally = LectureTally(deadline=time.perf_counter() + budget)
@@ -855,7 +525,7 @@ def main() -> None:
             poll.store.engine.dispose()
             deployment.stop()
         else:
-            load_poll.stop(process)
+            phones.stop(process)
         if args.server_log:
             shutil.copyfile(log_path, args.server_log)
     backend = url.split(":", 1)[0] + (" · through HAProxy, 3 replicas (deploy/local.sh)" if deployment else "") + (

@@ -15,24 +15,23 @@ until the room moves or 20 s pass (attn_ui/views/poll_route.py, a long poll), an
 hidden Refresh button only when the answer differs from the stamp it was drawn with.
 
 What is real, what is simulated (loopback only, every count and wait bounded):
-- Phones are light clients that speak Streamlit's protocol, as bench/load.py's do: each opens
-  `Class_poll?room=CODE&v=<token>` (light clients send no XSRF cookie, so the voter token rides in the URL, as for
-  a browser without the cookie), then reruns the phone fragment every 2 s as the frontend's run_every timer does,
+- Phones are light clients that speak Streamlit's protocol, as bench/load.py's do (bench/phones.py's Phone): each
+  opens `Class_poll?room=CODE&v=<token>` (light clients send no XSRF cookie, so the voter token rides in the URL, as
+  for a browser without the cookie), then reruns the phone fragment every 2 s as the frontend's run_every timer does,
   and votes once at its moment (spread evenly over --spread seconds) with the radio's WidgetState. The vote is
   the real callback: poll.vote on the app's engine.
 - The projector is one headless Chromium page on the host link, 1280x720, its board fragment polling every
   second. This script reads the page's bars every 50 ms; tap -> projector = the moment the projected total
   first reached k minus the moment of the k-th tap (the vote sent), so the wait for the vote's run counts.
-- Route mode (--route): phones are bench/load_lecture.py's LecturePhone in its route mode (imported from it): the
-  page's hash from the `navigation` message, the drawn stamp and the route's address read from the phone fragment's
-  deltas (whatever mark LecturePhone.read parses), one held HTTP/1.1 GET of that address with `?since=` the drawn
-  stamp at a time on one kept-alive connection per phone (LecturePhone.route_step, as PHONE_JS loops), and on a
-  different stamp the Refresh button's trigger in a run of the phone fragment alone (not again within 6 s for the
-  same drawn stamp, as PHONE_JS waits). The vote is the radio's value in a run of the phone fragment, as in timer
-  mode, while the phone's GET is held. The idle cost is the server CPU of the idle window per phone per 2 s (what
-  one timer poll costs); the same-run baseline is instead (it replaces the empty fragment in route mode)
-  GET /_stcore/health by as many clients, each on its own kept-alive connection, every 2 s for --idle seconds:
-  server CPU per request.
+- Route mode (--route): phones are bench/phones.py's RoutePhone, the LecturePhone of bench/load_lecture.py in its route
+  mode: the page's hash from the `navigation` message, the drawn stamp and the route's address read from the phone
+  fragment's deltas (whatever mark LecturePhone.read parses), one held HTTP/1.1 GET of that address with `?since=` the
+  drawn stamp at a time on one kept-alive connection per phone (LecturePhone.route_step, as PHONE_JS loops), and on a
+  different stamp the Refresh button's trigger in a run of the phone fragment alone (not again within 6 s for the same
+  drawn stamp, as PHONE_JS waits). The vote is the radio's value in a run of the phone fragment, as in timer mode, while
+  the phone's GET is held. The idle cost is the server CPU of the idle window per phone per 2 s (what one timer poll
+  costs); the same-run baseline is instead (it replaces the empty fragment in route mode) GET /_stcore/health by as many
+  clients, each on its own kept-alive connection, every 2 s for --idle seconds: server CPU per request.
   --fault is refused in route mode (the phones' reconnect path is not exercised there); --lab works as in timer mode.
 - Phases, in one server run: (1) the baseline: as many sessions on a bench-only page with one empty
   run_every fragment (written into the bench's snapshot of --rev), polling every 2 s for --idle seconds;
@@ -57,17 +56,14 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import os
 import random
 import re
-import secrets
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -76,18 +72,23 @@ import websockets
 from sqlalchemy import create_engine, text
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
-sys.path.insert(0, str(REPO_ROOT / "bench"))
-sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from phones import (  # noqa: E402  (sets sys.path for the repo, tests/browser and bench)
+    PHONE_EVERY_S,
+    SERVER_CPUS,
+    LectureTally,
+    Phone,
+    RoutePhone,
+    Tally,
+    entry,
+    harness,
+    load,
+    percentile,
+    start,
+    stop,
+)
 
-import harness  # noqa: E402
-import load  # noqa: E402  (the Lab's light client)
-
-SUCCESS = load.SUCCESS
-PHONE_EVERY_S = 2.0
 MAX_SECONDS = 120  # the whole run, whatever happens
 TARGET_ARRIVE_S = 2.0
 TARGET_POLL_MS = 5.0
@@ -127,9 +128,9 @@ class Drawn:
 
 
 class ProtocolSession:
-    """One session over Streamlit's own protocol, as bench/load.py's light clients speak it (a websocket to
-    /_stcore/stream, BackMsg up, ForwardMsg down), for any page and any widget values: the phones here and the
-    widget fuzz test (tests/browser/test_fuzz_widgets.py) both use it."""
+    """One session over Streamlit's own protocol, as bench/load.py's light clients and the phones (bench/phones.py)
+    speak it (a websocket to /_stcore/stream, BackMsg up, ForwardMsg down), for any page and any widget values: the
+    widget fuzz test (tests/browser/test_fuzz_widgets.py) uses it."""
 
     def __init__(self, url: str, query: str = "", page_name: str = "") -> None:
         self.url, self.query, self.page_name = url, query, page_name
@@ -183,144 +184,6 @@ class ProtocolSession:
                     return drawn
 
 
-@dataclass
-class Tally:
-    tapped_at: list[float] = field(default_factory=list)  # perf_counter when a vote was sent (the tap)
-    confirm_s: list[float] = field(default_factory=list)  # tap -> the run that shows "Your vote" finished
-    votes_ok: int = 0
-    polls: int = 0  # idle polls answered (timer fragment runs) in the measured idle window
-    errors: list[str] = field(default_factory=list)
-    reconnecting_notes: int = 0
-    projector: list[tuple[float, int]] = field(default_factory=list)  # (moment, total on the projector)
-    rss_peak_mb: float = 0.0
-    deadline: float = 0.0
-    idle_window: tuple[float, float] = (float("inf"), float("inf"))  # only polls, nothing changes in the room
-    phones_tasks: list = field(default_factory=list)
-
-
-class Phone:
-    """One student's phone over Streamlit's protocol: polls its timer fragment every 2 s (as the frontend's
-    run_every timer does: fragment id from the auto_rerun message, is_auto_rerun), taps its vote at its moment
-    (the radio's WidgetState, sent with the radio's own fragment), and goes on polling until --until."""
-
-    def __init__(self, number: int, port: int, code: str, vote_at: float, until: float, option: int, tally: Tally,
-                 page: str = "Class_poll", query: str = "") -> None:
-        self.number, self.port, self.tally = number, port, tally
-        self.query = query or f"room={code}&v={secrets.token_urlsafe(18)}"
-        self.page = page
-        self.vote_at, self.until, self.option = vote_at, until, option
-        self.page_hash = ""
-        self.fragment_id = ""  # the radio's fragment
-        self.timer_id = ""  # the fragment the page asked to rerun every PHONE_EVERY_S
-        self.radio_id = ""
-        self.radio_options: list[str] = []
-        self.confirmed = False
-
-    async def run(self) -> None:
-        voted = self.vote_at == float("inf")
-        rng = random.Random(self.number)
-        while time.perf_counter() < min(self.tally.deadline, self.until):
-            try:
-                async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream", subprotocols=["streamlit"],
-                                              max_size=None, ping_interval=None, open_timeout=10) as socket:
-                    await self.rerun(socket, None)
-                    await asyncio.sleep(rng.uniform(0, PHONE_EVERY_S))  # phones do not poll in step
-                    next_poll = time.perf_counter()
-                    while time.perf_counter() < min(self.tally.deadline, self.until):
-                        now = time.perf_counter()
-                        if not voted and now >= self.vote_at:
-                            await self.tap(self.rerun(socket, self.option))
-                            voted = True
-                            continue
-                        if now >= next_poll:
-                            await self.rerun(socket, None, timer=True)
-                            if self.tally.idle_window[0] <= now < self.tally.idle_window[1]:
-                                self.tally.polls += 1
-                            next_poll += PHONE_EVERY_S
-                        wake = next_poll if voted else min(next_poll, self.vote_at)
-                        await asyncio.sleep(max(0.0, min(wake, self.until) - time.perf_counter()))
-            except (OSError, websockets.WebSocketException, TimeoutError):
-                await asyncio.sleep(0.5)  # the server is restarting: reconnect, as the frontend does
-        if not voted:
-            self.tally.errors.append(f"phone {self.number}: never voted")
-
-    async def tap(self, run: Awaitable[None]) -> None:
-        """The vote at its moment: the tap's time, its run (`run`, not started yet), and whether it said 'Your vote'."""
-        self.confirmed = False
-        sent = time.perf_counter()
-        self.tally.tapped_at.append(sent)
-        await run
-        self.tally.votes_ok += 1
-        if self.confirmed:
-            self.tally.confirm_s.append(time.perf_counter() - sent)
-        else:
-            self.tally.errors.append(f"phone {self.number}: the vote's run showed no 'Your vote'")
-
-    async def rerun(self, socket, option: int | None, timer: bool = False) -> None:
-        if option is not None:
-            await self.send(socket, [WidgetState(id=self.radio_id, string_value=self.radio_options[option])],
-                            self.fragment_id)
-        else:
-            await self.send(socket, [], self.timer_id if timer else "", auto=timer)
-
-    async def send(self, socket, widget_states: list[WidgetState], fragment_id: str, auto: bool = False) -> None:
-        """One run (of a fragment, when fragment_id) with these widget states, e.g. a form's values and its submit
-        trigger, read until a run finishes that was not cut short by a rerun.
-
-        The page's hash is the `navigation` message's: in Streamlit 1.67 new_session carries the main script's hash
-        (app.py) for a pages/ app, and a fragment's st.rerun(scope="app") reruns the page whose hash the fragment's
-        run was sent with, so new_session's hash made such a rerun draw the Lab instead of the Class poll (the
-        browser sends the navigation's hash). new_session's is kept only until a navigation arrives."""
-        back = BackMsg()
-        state = back.rerun_script
-        state.query_string = self.query
-        state.page_script_hash = self.page_hash
-        state.page_name = self.page
-        if fragment_id:
-            state.fragment_id = fragment_id
-            state.is_auto_rerun = auto
-        state.widget_states.widgets.extend(widget_states)
-        await socket.send(back.SerializeToString())
-        while True:
-            message = ForwardMsg()
-            message.ParseFromString(await asyncio.wait_for(socket.recv(), timeout=30))
-            kind = message.WhichOneof("type")
-            if kind == "new_session" and not self.page_hash:
-                self.page_hash = message.new_session.page_script_hash
-            elif kind == "navigation":
-                self.page_hash = message.navigation.page_script_hash
-            elif kind == "page_info_changed":
-                self.query = message.page_info_changed.query_string or self.query
-            elif kind == "auto_rerun":
-                self.timer_id = message.auto_rerun.fragment_id
-            elif kind == "delta":
-                self.read(message)
-            elif kind == "script_finished":
-                if message.script_finished not in SUCCESS and message.script_finished != \
-                        ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    raise OSError(f"run ended with status {message.script_finished}")
-                if message.script_finished in SUCCESS:
-                    return
-
-    def read(self, message: ForwardMsg) -> None:
-        delta = message.delta
-        if delta.WhichOneof("type") != "new_element":
-            return
-        element = delta.new_element
-        kind = element.WhichOneof("type")
-        if kind == "radio":
-            self.radio_id, self.radio_options = element.radio.id, list(element.radio.options)
-            self.fragment_id = delta.fragment_id
-        elif kind == "markdown" and element.markdown.body.startswith("Your vote: **"):
-            self.confirmed = True
-        elif kind == "alert" and "reconnecting" in element.alert.body:
-            self.tally.reconnecting_notes += 1
-        elif kind == "alert" and element.alert.format == load.ERROR_ALERT:
-            self.tally.errors.append(f"phone {self.number}: {element.alert.body[:120]}")
-        elif kind == "exception":
-            self.tally.errors.append(f"phone {self.number}: exception {element.exception.message[:120]}")
-
-
 def projector(port: int, link: str, tally: Tally, expected: int, ready: threading.Event) -> None:
     """A real Chromium page on the host link; records the projected total whenever it changes."""
     from playwright.sync_api import sync_playwright
@@ -365,45 +228,10 @@ def arrival_seconds(tally: Tally) -> list[float]:
     return delays
 
 
-SERVER_CPUS: set[int] = set()  # --server-cpus: the CPUs the server is kept on (empty: all)
-
-
-def entry(tree: Path, route: bool) -> tuple[str, dict[str, str]]:
-    """The script to run for a mode, and what it adds to the environment: app.py serves the route itself unless
-    ATTN_LAB_STAMP_ROUTE=0 (attn_ui/views/poll_route.served); a tree from before that served it from serve.py."""
-    if not route:
-        return "app.py", {"ATTN_LAB_STAMP_ROUTE": "0"}
-    return ("serve.py" if (tree / "serve.py").is_file() else "app.py"), {}
-
-
 def serves_route(tree: Path) -> bool:
     """Can this tree serve the route (its serve.py, or app.py through poll_route.served)?"""
     route = tree / "attn_ui" / "views" / "poll_route.py"
     return (tree / "serve.py").is_file() or (route.is_file() and "def served(" in route.read_text())
-
-
-def start(port: int, env: dict, tree: Path = REPO_ROOT, script: str = "app.py") -> subprocess.Popen:
-    args = [sys.executable, "-m", "streamlit", "run", str(tree / script), "--server.headless", "true",
-            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    process = subprocess.Popen(args, cwd=tree, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while not harness.healthy(port):
-        if time.monotonic() > deadline or process.poll() is not None:
-            raise RuntimeError("the app server did not start")
-        time.sleep(0.1)
-    if SERVER_CPUS:
-        load.pin_to(process.pid, SERVER_CPUS)
-    return process
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=5)
 
 
 async def lab_clicks(port: int, clients: int, until: float) -> tuple[list[float], list[str]]:
@@ -521,62 +349,6 @@ async def health_baseline(port: int, clients: int, idle: float, pid_of) -> tuple
     return spent * 1000 / max(1, done), done, failures
 
 
-_ROUTE = {}
-
-
-def route_mode():
-    """(LectureTally, RoutePhone): bench/load_lecture.py's route-mode phone, voting as the timer mode's Phone does.
-    Imported when asked (load_lecture imports this module)."""
-    if _ROUTE:
-        return _ROUTE["tally"], _ROUTE["phone"]
-    import load_lecture
-
-    class RoutePhone(load_lecture.LecturePhone):
-        """load_lecture's LecturePhone on a class poll room: its page run (the navigation's page hash, the
-        stamp mark and the Refresh button from the deltas), its check() (the route GET on a kept-alive
-        connection, the Refresh trigger on a different stamp) every PHONE_EVERY_S, and at vote_at the radio's
-        value in a run of the phone fragment (the radio's fragment id), as Phone does."""
-
-        def __init__(self, number: int, port: int, code: str, vote_at: float, until: float, option: int,
-                     tally) -> None:
-            super().__init__(number, port, code, tally, [], PHONE_EVERY_S, 0.0, number, route=True)
-            self.vote_at, self.until, self.option = vote_at, until, option
-
-        def ready(self) -> bool:
-            return self.drawn_stamp is not None and bool(self.refresh_id) and bool(self.radio_id)
-
-        async def run(self) -> None:
-            voted = self.vote_at == float("inf")
-            rng = random.Random(self.number)
-            while time.perf_counter() < min(self.tally.deadline, self.until):
-                try:
-                    async with websockets.connect(f"ws://127.0.0.1:{self.port}/_stcore/stream",
-                                                  subprotocols=["streamlit"], max_size=None, ping_interval=None,
-                                                  open_timeout=10) as socket:
-                        await self.send(socket, [], "")  # the page's first run: joins, draws the stamp and Refresh
-                        await asyncio.sleep(rng.uniform(0, PHONE_EVERY_S))  # phones do not check in step
-                        while time.perf_counter() < min(self.tally.deadline, self.until):
-                            now = time.perf_counter()
-                            if not voted and now >= self.vote_at:
-                                await self.tap(self.send(socket, [WidgetState(
-                                    id=self.radio_id, string_value=self.radio_options[self.option])], self.fragment_id))
-                                voted = True
-                                continue
-                            tap = self.vote_at if not voted and self.vote_at > now else math.inf  # nan: not yet
-                            await self.route_step(socket, min(now + 0.25, tap, self.until))
-                except (OSError, websockets.WebSocketException, TimeoutError, asyncio.IncompleteReadError) as error:
-                    self.close_http()
-                    self.tally.errors.append(f"phone {self.number}: reconnecting after {type(error).__name__}: "
-                                             f"{str(error)[:100]}")
-                    await asyncio.sleep(0.5)
-            self.close_http()
-            if not voted:
-                self.tally.errors.append(f"phone {self.number}: never voted")
-
-    _ROUTE.update(tally=load_lecture.LectureTally, phone=RoutePhone)
-    return _ROUTE["tally"], _ROUTE["phone"]
-
-
 async def drive(port: int, code: str, args, tally: Tally, fault, pid_of, phone_class=Phone, ready=None, checks=None,
                 ) -> tuple[list[float], list[str], tuple[float, int]]:
     rng = random.Random(7)
@@ -619,10 +391,6 @@ def in_tree(tree: Path, url: str, source: str) -> str:
 def progress(began: float, what: str) -> None:
     """A phase's start on stderr, so a run cut short still tells how far it got."""
     print(f"[{time.perf_counter() - began:5.1f} s] {what}", file=sys.stderr, flush=True)
-
-
-def percentile(values: list[float], q: float) -> float:
-    return load.percentile(values, q) if values else float("nan")
 
 
 def main() -> None:
@@ -668,8 +436,7 @@ def main() -> None:
     server = {"process": start(port, {**env, **extra}, tree, script)}
     pid_of = lambda: server["process"].pid  # noqa: E731
     if args.route:
-        tally_class, route_phone = route_mode()
-        tally = tally_class(deadline=time.perf_counter() + MAX_SECONDS)
+        tally = LectureTally(deadline=time.perf_counter() + MAX_SECONDS)
     else:
         tally = Tally(deadline=time.perf_counter() + MAX_SECONDS)
     ready = threading.Event()
@@ -702,7 +469,7 @@ def main() -> None:
     if args.route:
         empty_ms, base_count, base_failures = asyncio.run(health_baseline(port, args.students, args.idle, pid_of))
         lab_ms, lab_errors, (poll_ms, checks) = asyncio.run(drive(
-            port, room.code, args, tally, fault, pid_of, route_phone, route_phone.ready, lambda: tally.route_all))
+            port, room.code, args, tally, fault, pid_of, RoutePhone, RoutePhone.ready, lambda: tally.route_all))
     else:
         empty_ms = asyncio.run(baseline(port, args, pid_of))
         lab_ms, lab_errors, (poll_ms, checks) = asyncio.run(drive(port, room.code, args, tally, fault, pid_of))

@@ -11,7 +11,7 @@ bench isolates it, so that a change to the phone's drawing can be weighed in a f
 
 One server at a time (`streamlit run app.py` of the tree, or its serve.py from before app.py served the route, on
 127.0.0.1), its own live lecture room (opened as Go live opens one: Poll.create_room over live.lecture_questions(),
-then scene 1). --phones light clients over Streamlit's own protocol (bench/load_lecture.py's LecturePhone) open
+then scene 1). --phones light clients over Streamlit's own protocol (bench/phones.py's LecturePhone) open
 the phone page and draw scene 1. Then:
   1. idle redraws: the first 30 phones press Refresh 5 times each, one press at a time (nothing moved): server CPU
      per run, without contention;
@@ -41,7 +41,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_lecture  # noqa: E402  (sets sys.path for the repo, tests/browser and bench)
-from load_lecture import LecturePhone, LectureTally, harness, load_poll  # noqa: E402
+from phones import LecturePhone, LectureTally, entry, harness, load, percentile, serve, stop  # noqa: E402
 
 from attn_poll import Poll, open_store  # noqa: E402
 from attn_ui.words import live  # noqa: E402
@@ -106,16 +106,16 @@ def floor_run(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="attn-redraw-floor-") as temp:
         port = harness.free_port()
         log = Path(temp) / "server.log"
-        process = load_lecture.serve(port, log, "bench/phone_floor_app.py")
+        process = serve(port, log, "bench/phone_floor_app.py")
         try:
             return asyncio.run(measure(port, process.pid, None, "", "", args.phones, args.bursts))
         finally:
-            load_poll.stop(process)
+            stop(process)
 
 
 def tree_run(rev: str | None, args) -> dict:
     """One server of the working tree (rev None) or of a commit's files, with its own live lecture room."""
-    with load_poll.load.tree_at(rev) as folder, tempfile.TemporaryDirectory(prefix="attn-redraw-db-") as temp:
+    with load.tree_at(rev) as folder, tempfile.TemporaryDirectory(prefix="attn-redraw-db-") as temp:
         url = args.url or f"sqlite:///{Path(temp) / 'poll.sqlite3'}"
         os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
         poll = Poll(open_store(url, application_name="attn-lab-redraw-bench"))
@@ -123,12 +123,12 @@ def tree_run(rev: str | None, args) -> dict:
         poll.show_scene(room.code, room.host_secret, 0, False)
         port = harness.free_port()
         log = Path(temp) / "server.log"
-        process = load_lecture.serve(port, log, load_poll.entry(folder, True)[0], folder)
+        process = serve(port, log, entry(folder, True)[0], folder)
         try:
             result = asyncio.run(measure(port, process.pid, poll, room.code, room.host_secret, args.phones,
                                          args.bursts))
         finally:
-            load_poll.stop(process)
+            stop(process)
             poll.store.engine.dispose()
         traces = load_lecture.tracebacks(log.read_text(errors="replace"))
         if traces:
@@ -138,7 +138,7 @@ def tree_run(rev: str | None, args) -> dict:
 
 def line(name: str, results: list[dict]) -> str:
     waits = sorted(w for result in results for w in result["waits"])
-    p = lambda q: load_poll.percentile(waits, q)  # noqa: E731
+    p = lambda q: percentile(waits, q)  # noqa: E731
     return (f"| {name} | {statistics.fmean(r['idle_ms'] for r in results):.2f} | "
             f"{statistics.fmean(r['burst_ms'] for r in results):.2f} | {p(50):.2f} / {p(95):.2f} / {waits[-1]:.2f} |")
 
@@ -165,7 +165,7 @@ def main() -> None:
             result = run()
             results[name].append(result)
             print(f"round {round_number + 1}, {name}: idle {result['idle_ms']:.2f} ms a run, "
-                  f"burst {result['burst_ms']:.2f} ms a redraw, p95 {load_poll.percentile(result['waits'], 95):.2f} s",
+                  f"burst {result['burst_ms']:.2f} ms a redraw, p95 {percentile(result['waits'], 95):.2f} s",
                   flush=True)
     backend = (args.url or "sqlite").split(":", 1)[0]
     print(f"\n{args.phones} phones, {args.bursts} scene changes a run, {args.rounds} runs a tree, {backend}\n")
