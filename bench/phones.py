@@ -353,7 +353,7 @@ class LecturePhone(Phone):
                 found = STAMP_TEXT.match(body)
                 self.drawn_stamp, self.stamp_path = found[1], found[2]
                 self.tally.stamp_urls[self.stamp_path] += 1
-        elif kind in ("number_input", "radio"):
+        elif kind in ("text_input", "radio"):  # a number is typed into a text box (either decimal sign)
             inner = getattr(element, kind)
             found = ANSWER_ID.search(inner.id)
             if found and int(found[1]) < len(self.questions):
@@ -498,13 +498,13 @@ class LecturePhone(Phone):
             return
         question = self.questions[scene]
         option = self.rng.randrange(question.option_count)
-        if kind == "number_input":
+        if kind == "text_input":
             submit = self.submits.get(scene)
             if submit is None:
                 self.tally.errors.append(f"phone {self.number}, scene {scene + 1}: no Send button drawn")
                 self.answered.add(scene)
                 return
-            states = [WidgetState(id=widget_id, double_value=question.values[option]),
+            states = [WidgetState(id=widget_id, string_value=question.options[option]),
                       WidgetState(id=submit, trigger_value=True)]
         else:
             states = [WidgetState(id=widget_id, string_value=options[option])]

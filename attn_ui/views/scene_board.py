@@ -147,8 +147,8 @@ def shades_spec(result: Result, row: int | None, style: layout.MapStyle) -> dict
 def _shades(scene: Scene, result: Result, room: bool = False) -> None:
     big = projector.is_on()
     height = (SHADES_BESIDE_ROOM if room else SHADES_HEIGHT[0]) if big else SHADES_HEIGHT[1]
-    style = dataclasses.replace(projector.map_style(big, scene=True), height=height,
-                                show_titles=not (big and room))  # a short map has no room for the axis titles
+    # no axis titles: the question names the row, which is outlined, and a rotated title outgrows a short map
+    style = dataclasses.replace(projector.map_style(big, scene=True), height=height, show_titles=False)
     st.caption(_("The row's weights in shades of colour: the colour bar reads them from 0 to 1."))
     panels.chart(plotly_fast.ReadyFigure(shades_spec(result, _row(scene), style)), key="scene.shades",
                  config=layout.still_config(), max_height=height)

@@ -10,7 +10,9 @@ wide table shows them; tests/browser/test_student_phone_browser.py measures in C
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import streamlit as st
@@ -52,11 +54,34 @@ def column_groups(columns: Mapping[str, Sequence[str]], budget: int = NARROW_BUD
     return groups
 
 
+INFINITE = MappingProxyType({math.inf: "∞", -math.inf: "−∞"})  # a blocked score: the sign, not "-Infinity"
+
+
 def _text(value: Any, formatter: Formatter | None) -> str:
-    """A cell of a narrow table: a fractional number by `formatter`, any other number in the language's signs."""
+    """A cell as text: ±∞ as the signs, a fractional number by `formatter`, any other number in the language's
+    signs."""
+    if isinstance(value, float) and math.isinf(value):
+        return INFINITE[value]
     if formatter is not None and isinstance(value, float):
         return formatter(value)
     return number(value) if isinstance(value, float) else str(value)
+
+
+def _written(table: Mapping[str, Sequence[Any]], formatter: Formatter | None,
+             options: dict[str, Any]) -> tuple[dict[str, Sequence[Any]], dict[str, Any]]:
+    """The wide table as it may be drawn: in a language with a decimal comma, or with an infinite cell, a column of
+    numbers is written as text (st.dataframe writes its numbers with a point, and −∞ as "-Infinity"), and its number
+    format goes; English keeps numbers, so they sort as numbers."""
+    comma = number(0.5) != "0.5"
+    written, config = {}, dict(options.get("column_config") or {})
+    for name, values in table.items():
+        floats = [value for value in values if isinstance(value, float)]
+        if floats and (comma or any(math.isinf(value) for value in floats)):
+            written[name] = [_text(value, formatter) for value in values]
+            config.pop(name, None)
+        else:
+            written[name] = values
+    return written, ({**options, "column_config": config} if "column_config" in options else options)
 
 
 def fitted_table(table: Mapping[str, Sequence[Any]], key: str, number: Formatter | None = None,
@@ -64,8 +89,9 @@ def fitted_table(table: Mapping[str, Sequence[Any]], key: str, number: Formatter
     """`table` (column -> values, the first column labels the rows) as one st.dataframe on a wide screen and as
     narrow static tables on a phone. `number` writes every fractional number of the narrow tables, as the wide
     table shows it (its column_config), in the run's language. The column names are drawn as they are given."""
+    wide, options = _written(table, number, dataframe_options)
     with st.container(key=f"{key}-table-wide"):
-        panels.table(dict(table), hide_index=True, **dataframe_options)  # an HTML table in projector mode
+        panels.table(wide, hide_index=True, **options)  # an HTML table in projector mode
     texts = {name: [_text(value, number) for value in values] for name, values in table.items()}
     label = next(iter(texts))
     with st.container(key=f"{key}-table-narrow", gap="small"):

@@ -223,9 +223,9 @@ def check_row(at: AppTest, settings: Settings, query: int, head: int) -> None:
     reasons = [result.block_reason(query, j) or "no" for j in range(len(result.tokens))]
     assert list(tables["1"]["blocked?"]) == reasons
     if settings.route == "neg_inf":
-        into = tables["1"]["into softmax"].to_numpy()
-        assert (into[blocked] == -np.inf).all()
-        assert into[~blocked].tolist() == round4(result.scores[head, query][~blocked])
+        into = tables["1"]["into softmax"].to_numpy()  # written out: a blocked score is the sign −∞, not "-Infinity"
+        assert (into[blocked] == "−∞").all()
+        assert [float(cell) for cell in into[~blocked]] == round4(result.scores[head, query][~blocked])
     last = tables["2"].get("after the route", tables["2"]["exp ÷ sum"])
     assert last.tolist() == round4(result.weights_before_dropout[head, query])
     assert tables["3"]["weight"].tolist() == round4(result.weights_before_dropout[head, query])
