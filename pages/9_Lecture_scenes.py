@@ -14,7 +14,6 @@ from attn_lang import N_, _
 from attn_ui.views import live_phone, live_view, scene_board, scene_nav, train_view
 from attn_ui.widgets import panels, projector, state
 from attn_ui.widgets.page import lesson_page
-from attn_ui.words import live
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
 
 lesson_page(N_("Lecture scenes"), N_("The two lessons as questions for the room, one step at a time"), 50,
@@ -40,11 +39,10 @@ with story.container(key="scene-story"):
     st.subheader(words.title, anchor=False)
     st.markdown(words.question)
     if asked.kind == "choice" and not live_view.spread_shown(lecture):  # part of the question, as on the phones
-        st.markdown("  \n".join(_("**{letter}.** {option}", letter=live.letter(i), option=option)
-                                for i, option in enumerate(asked.options)))  # (the spread's bars name them later)
+        scene_board.options(asked, revealed)  # (a live lecture's spread names them in its bars)
     if revealed:
         st.markdown(words.answer)
-        if scene.training and lecture is None:
+        if scene.training and lecture is None and not big:  # projected, the curves and the answer say it
             train_view.scene_story(scene.training)
         elif scene.kind == "map" and not big and lecture is None:  # projected, the answer says it
             panels.kpi_tiles(result, columns=2, score_tensor=False)

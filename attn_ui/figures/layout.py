@@ -43,7 +43,8 @@ SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=510)  # leaves room for 
 SCENE_BOARD_HEIGHT = 600  # px a scene's board has at 1280x720 under Back / Next: no projected scene chart is taller
 # the zero-score trap's map shares the board with the worked example above it (four lines at body size)
 # no numbers in its cells: at 400 px they ran into each other, and the worked example above gives them
-SCENE_UNDER_TEXT = dataclasses.replace(PROJECTOR, height=400, cell_font=19, axis_font=20, cell_text=False)
+SCENE_UNDER_TEXT = dataclasses.replace(PROJECTOR, height=330, cell_font=19, axis_font=20, cell_text=False,
+                                      show_titles=False)  # under a worked example in any language: no room for titles
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300

@@ -90,7 +90,9 @@ def curves_spec(
         legend=_legend(style), hovermode="closest",
     )
     if title:
-        layout["title"] = {"text": plotly_escape(title), "x": 0, "font": {"size": style.title_font}}
+        # pinned to the top of the figure, inside it: placed by Plotly, a 22 px title rose 2 px above the chart
+        layout["title"] = {"text": plotly_escape(title), "x": 0, "y": 1, "yref": "container", "yanchor": "top",
+                           "pad": {"t": 6}, "font": {"size": style.title_font}}
     return {"data": traces, "layout": layout}
 
 

@@ -21,7 +21,7 @@ from attn_ui.figures.maps import attention_map
 from attn_ui.views import train_view
 from attn_ui.widgets import lang, panels, projector
 from attn_ui.widgets.page import lab_button
-from attn_ui.words import mask_words
+from attn_ui.words import live, mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, VALUE_COLUMN, Scene, value_givens
 
 
@@ -115,6 +115,13 @@ def draw(scene: Scene, result: Result, room: bool = False) -> None:
     """The revealed board; `room`: a live lecture's answers are drawn beside it (a training scene's curves make room
     for them)."""
     BOARDS[scene.kind](scene, result, room)
+
+
+def options(asked: live.Live, revealed: bool) -> None:
+    """A choice's options under its question, lettered as on the phones; revealed, the right one alone, marked."""
+    shown = [(i, option) for i, option in enumerate(asked.options) if not revealed or asked.right(i)]
+    st.markdown("  \n".join(_("**{letter}.** {option}", letter=live.letter(i), option=option)
+                            + (" ✓" if revealed else "") for i, option in shown))
 
 
 def links(scene: Scene, number: int, big: bool) -> None:
