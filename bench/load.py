@@ -73,6 +73,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -102,6 +103,7 @@ import latency  # noqa: E402  (the in-page click timing scripts)
 from tests.deploy import local_deploy  # noqa: E402  (starts deploy/local.sh)
 
 TOGGLE_LABEL = "Causal mask"
+TOGGLE_KEY = re.compile(r"-[a-z]+\.causal$")  # a causal toggle's widget key (controls.widget_key), in any language
 # --action pages: the pages a session walks through, by their address (the Lab's is ""): the lessons, Train it
 # yourself (the shipped preset drawn), Check yourself, Lecture scenes, the Class poll's opening form, then the Lab.
 TOUR = ("Peeking_and_the_causal_mask", "Padding_mask", "Dropout", "Many_heads", "Shapes_and_memory",
@@ -433,8 +435,8 @@ class LightClient:
             return
         element = delta.new_element
         kind = element.WhichOneof("type")
-        if kind == "checkbox" and element.checkbox.label == TOGGLE_LABEL:
-            self.toggle_id = element.checkbox.id
+        if kind == "checkbox" and (element.checkbox.label == TOGGLE_LABEL or TOGGLE_KEY.search(element.checkbox.id)):
+            self.toggle_id = element.checkbox.id  # by its label, or in any language by its key (lab.causal, ...)
         elif kind == "plotly_chart" and run.chart_ms is None:
             run.chart_ms = (time.perf_counter() - sent) * 1000
             run.causal = chart_is_causal(element.plotly_chart.spec)
