@@ -253,6 +253,17 @@ def test_every_page_has_no_axe_violations(axe, browser, server, scheme):
                 audit.check(f"{path} answered")
 
 
+def test_every_page_in_spanish_has_no_axe_violations(axe, browser, server):
+    """Every page again in Spanish (a link's `lang=es`, kept from page to page): longer words, the same rules, and the
+    document's language follows, so a screen reader reads it in Spanish."""
+    with audited(browser, server, query="lang=es") as (page, audit):
+        for file, path in page_paths().items():
+            go_to(page, server, path)
+            assert page.evaluate("document.documentElement.lang") == "es", path
+            open_expanders(page)
+            audit.check(f"{path} ({file}), in Spanish")
+
+
 def answer_two_questions(page) -> None:
     """The first option of the first two single-choice questions: the page shows its verdict boxes."""
     questions = page.locator('[data-testid="stRadio"]')
