@@ -22,7 +22,7 @@ BAR = "#3e7cc4"  # an answer, before the reveal and when it is off
 RIGHT = "#2e7d4f"  # an answer within the tolerance, after the reveal (its count is written in text colour)
 BAR_FADED, RIGHT_FADED = "#a9c6e8", "#9fd0b2"  # the same in a revote's first round, beside the second
 EDGE = 2  # grid steps shown beyond the answers and the true value, so a lone bar does not fill the chart
-FLAG_FROM, FLAG_TO, ROOM = 1.45, 1.95, 2.1  # the true value's flag, in heights of the tallest bar: above every count
+FLAG_PX, GAP_PX = 18, 6  # px: the true value's flag, and its gap above the tallest count label
 
 
 def shown_span(question: Live, rounds: Sequence[Sequence[int]], revealed: bool) -> range:
@@ -57,21 +57,30 @@ def spread_figure(question: Live, rounds: Sequence[Sequence[int]], revealed: boo
                        "constraintext": "none", "textfont": {"size": font, "color": GREY_TEXT},
                        "hovertemplate": f"%{{x:.{question.decimals}f}}: %{{y}}<extra></extra>"})
     shapes, notes = [], []
-    if revealed and question.truth is not None:
+    flagged = revealed and question.truth is not None
+    top_margin = font + 12 if flagged else 8
+    plot_px = height - top_margin - 8 - (font + 10)  # the plot area: the figure less its margins and the tick labels
+    label_px = font * 1.3 + 4  # a count's label above its bar ("outside"), with Plotly's pad
+    # the y range: the tallest bar, its label, and (revealed) a gap and the flag above it, all inside the plot
+    room_px = label_px + (GAP_PX + FLAG_PX if flagged else 4)
+    reach = top / max(0.2, 1 - room_px / max(plot_px, 1))  # data units from 0 to the plot's top
+    if flagged:
+        units = reach / max(plot_px, 1)  # data units a pixel
+        low = top + (label_px + GAP_PX) * units
         shapes.append({"type": "line", "xref": "x", "yref": "y", "x0": question.truth, "x1": question.truth,
-                       "y0": top * FLAG_FROM, "y1": top * FLAG_TO, "line": {"color": SELECT_COLOUR, "width": 4}})
+                       "y0": low, "y1": low + FLAG_PX * units, "line": {"color": SELECT_COLOUR, "width": 4}})
         notes.append({"text": plotly_escape(_("true: {value}", value=format_number(question.truth, question.decimals))),
-                      "x": question.truth, "xref": "x", "y": top * FLAG_TO, "yref": "y", "yanchor": "bottom",
+                      "x": question.truth, "xref": "x", "y": low + FLAG_PX * units, "yref": "y", "yanchor": "bottom",
                       "showarrow": False, "font": {"size": font, "color": GREY_TEXT}})
     ticks = [question.values[i] for i in span]
     if len(ticks) > 9:  # keep the labels apart: every k-th grid value
         every = -(-len(ticks) // 9)
         ticks = ticks[::every]
-    layout = base_layout(height, {"l": 8, "r": 8, "t": font + 12 if notes else 8, "b": 8}, font={"size": font},
+    layout = base_layout(height, {"l": 8, "r": 8, "t": top_margin, "b": 8}, font={"size": font},
                          showlegend=False, bargap=0.15, bargroupgap=0.05, barmode="group", shapes=shapes,
                          annotations=notes, separators=plotly_separators(),
                          xaxis={"fixedrange": True, "tickvals": ticks, "tickfont": {"size": font},
                                 "ticktext": [format_number(v, question.decimals) for v in ticks],
                                 "linecolor": LEVEL_COLOUR, "automargin": True},
-                         yaxis={"fixedrange": True, "visible": False, "range": [0, top * ROOM]})
+                         yaxis={"fixedrange": True, "visible": False, "range": [0, reach]})
     return figure_from_spec({"data": traces, "layout": layout})

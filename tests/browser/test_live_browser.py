@@ -166,6 +166,38 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
     print(f"scene change -> question on both phones: {follow_s:.2f} s")
 
 
+SPREAD_TEXT = """
+() => {
+  const spread = document.querySelector(".st-key-live-spread");
+  if (!spread) return {missing: true};
+  const small = [], crossed = [];
+  for (const node of spread.querySelectorAll("p, svg text")) {
+    if (!node.textContent.trim() || !node.getClientRects().length) continue;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    if (size < 18) small.push(`${node.textContent.trim().slice(0, 20)} ${size}px`);
+  }
+  const texts = [...spread.querySelectorAll("svg text")].filter((t) => t.textContent.trim())
+    .map((t) => [t.textContent.trim(), t.getBoundingClientRect()]);
+  for (const line of spread.querySelectorAll("svg .shapelayer path")) {  // the true value's flag
+    const l = line.getBoundingClientRect();
+    for (const [words, r] of texts) {
+      if (l.left < r.right && r.left < l.right && l.top < r.bottom && r.top < l.bottom) crossed.push(words);
+    }
+  }
+  return {small, crossed};
+}
+"""
+
+
+def spread_problems(page) -> list[str]:
+    """The room's spread on the projector: every word at 18 px or more as rendered, and the true value's flag clear
+    of every label."""
+    found = page.evaluate(SPREAD_TEXT)
+    if found.get("missing"):
+        return ["no spread drawn"]
+    return [f"{kind}: {found[kind][:6]}" for kind in ("small", "crossed") if found[kind]]
+
+
 @pytest.mark.parametrize("revealed", [False, True], ids=["spread", "revealed"])
 def test_every_live_scene_with_two_rounds_of_answers_fits_the_projector(browser, live_server, revealed):
     """Every scene of a live lecture, with 14 answers and a revote that changed five of them, at 1280x720 in projector
@@ -194,7 +226,7 @@ def test_every_live_scene_with_two_rounds_of_answers_fits_the_projector(browser,
         page.goto(f"{server.url}Lecture_scenes?{query}", timeout=SLOW_MS)
         harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
         wait_text(page, "changed their answer", 10)
-        problems = fit.problems(fit.measure(page))
+        problems = fit.problems(fit.measure(page)) + spread_problems(page)
         if problems:
             wrong[number] = problems
     context.close()
