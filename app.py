@@ -26,9 +26,10 @@ def lab() -> None:
     layout = projector.lab_layout(on)
     with layout.controls:
         projector.projector_switch()
-        if layout.projector:  # the sidebar is hidden: its pages and language in one corner menu
-            page_menu()
         settings, notes = lab_controls(incoming)
+    if layout.projector:  # the sidebar is hidden: its pages and language in one menu, in the map's empty corner
+        with layout.panel, st.container(key="lab-pages"):
+            page_menu()
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
     with layout.notes:

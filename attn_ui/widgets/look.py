@@ -225,6 +225,17 @@ PROJECTOR_SIZES = (
     # never sits over content (a fixed corner covered a scene's last map row and the poll board); a scene draws it
     # under its story instead (projector.page_switch)
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-page-mode)', "order", "9999"),
+    # the Lab's page menu sits in the top left corner of the map's column, which the map leaves empty (its title is
+    # centred, its column labels lean left from their ticks), so the controls' column keeps its height
+    ('[data-testid="stColumn"]:has(.st-key-lab-pages)', "position", "relative"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "position", "absolute"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "top", "0"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "left", "0"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "width", "auto"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "z-index", "3"),
+    (".st-key-lab-pages", "width", "auto"),
+    # the controls' column a little tighter, so a sentence's word chips keep a line to spare at 720 px
+    ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) > [data-testid="stVerticalBlock"]', "gap", "0.85rem"),
     (".st-key-page-mode", "width", "auto"),
     # high contrast: every chart's words in the theme's text colour, not the grey of Streamlit's Plotly theme
     # (rgb 128, 132, 149: 3.7:1 on white) or of a reference level's name (#8c8c8c: 3.4:1); at least 4.5:1 for the
@@ -355,6 +366,10 @@ def _poll_projector_css() -> str:
 {board} :is(p, li) {{ font-size: 1.5rem !important; line-height: 1.35 !important; }}
 .st-key-poll-code p {{ font-size: 4rem !important; }}
 {ROUNDS} [data-testid="stProgress"] [role="progressbar"] > div {{ height: 1.1rem !important; }}
+/* the page's title is kept for a screen reader, not drawn on the board (the code and the question say what it is),
+   so the voting board and its tools row fit 720 px */
+[data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1) {{ position: absolute !important;
+  width: 1px !important; height: 1px !important; overflow: hidden !important; clip-path: inset(50%) !important; }}
 /* a round's heading, bars and sentence closer together: the voting board then fits 720 px with its tools row */
 {ROUNDS} {{ gap: 0.4rem !important; }}
 /* the round's sentence says what its bars' labels say: kept for a screen reader, not drawn on the projector, where
