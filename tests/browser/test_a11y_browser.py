@@ -146,6 +146,7 @@ _LONE_ICONS = """
     ':is([data-testid="stMain"], [data-testid="stSidebarUserContent"]) [data-testid="stIconMaterial"]')
 ].filter((icon) => {
   if (!icon.getClientRects().length) return false;  // not shown
+  if (icon.closest("details:not([open])")) return false;  // in a closed fold: laid out, but not shown (no words)
   const holder = icon.closest('button, a, summary, label, [role="alert"], [data-testid="stAlert"], li') ||
                  icon.parentElement.parentElement;
   const words = holder.innerText.replace(icon.innerText, "").replace(/\\s+/g, "");

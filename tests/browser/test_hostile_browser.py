@@ -12,7 +12,8 @@ import harness
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.widgets.look import TOUCH_JS
+from attn_ui.widgets.lang import LANG_JS
+from attn_ui.widgets.look import ROW_JS, TOUCH_JS
 from attn_ui.words.explain import kpi_values
 
 OPEN_MS = 90_000  # a fresh server's first page on a busy 2-core machine can take over 30 s
@@ -36,15 +37,24 @@ NASTY_QUERIES = [
 ]  # fmt: skip
 
 # Elements that would exist only if user text had been turned into markup somewhere in the app's body.
-# the app's one script of its own (a constant: phone taps and the sidebar), the only script allowed on a page
-OWN_SCRIPT = TOUCH_JS.strip().removeprefix('<script id="attn-touch">').removesuffix("</script>").strip()
+
+
+def _script(html: str) -> tuple[str, str]:
+    """(id, text) of the one <script> in a constant of the app's."""
+    opening, rest = html.strip().split(">", 1)
+    return opening.split('id="')[1].split('"')[0], rest.split("</script>")[0].strip()
+
+
+# the app's own scripts (constants: phone taps and the sidebar, the Lab's row sentence, the language of the
+# document), the only scripts allowed on a page, each by its id and its exact text
+OWN_SCRIPTS = dict(map(_script, (TOUCH_JS, ROW_JS, LANG_JS)))
 _MARKUP_FOUND = """
-(ownScript) => {
+(ownScripts) => {
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
   const found = [];
   const bad = 'script, svg[onload], img[src="x"], a[href^="javascript"], [onerror], [onload], iframe, .katex';
   for (const el of main.querySelectorAll(bad)) {
-    if (el.matches("script#attn-touch") && el.textContent.trim() === ownScript) continue;  // look.TOUCH_JS itself
+    if (el.matches("script[id]") && ownScripts[el.id] === el.textContent.trim()) continue;  // a constant of ours
     found.push(el.outerHTML.slice(0, 120));
   }
   for (const el of main.querySelectorAll('b, strong, em, i, u, s, del, code')) {
@@ -103,7 +113,7 @@ def assert_valid_lab(page) -> None:
     assert "nan" not in " ".join(values.values()).lower()
     notes = page.locator('[data-testid="stAlert"]')
     assert notes.count() <= 2, "at most a note (and the empty-row notice)"
-    assert page.evaluate(_MARKUP_FOUND, OWN_SCRIPT) == []
+    assert page.evaluate(_MARKUP_FOUND, OWN_SCRIPTS) == []
 
 
 @pytest.mark.parametrize("query", NASTY_QUERIES, ids=lambda q: q[:40])
