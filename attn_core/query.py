@@ -280,8 +280,11 @@ VIEW_KEYS = (
             "`0`"),
     ViewKey("section", "Check yourself", "which section of questions is open", "a section's id", "the first"),
     ViewKey("answers", "Check yourself", "the answers given, one item a question separated by `.`: the first answer "
-            "(the one scored), then `~` and the current one if it differs; a choice is a letter, an order its letters",
-            "e.g. `b.a~c..dcab`", "none"),
+            "(the one scored), or `-` for a prediction skipped, then `~` and the current one if it differs; a choice "
+            "is a letter, an order its letters", "e.g. `b.a~c..dcab.-`", "none"),
+    ViewKey("answer", "the lessons 1 to 5 and Train it yourself", "the answer to the page's predict-first question, "
+            "written as an item of `answers`; Train it yourself holds one item an experiment (`mask`, `heads`, "
+            "`dropout`), separated by `.`", "e.g. `b`, `a~b`, `-`, `.c`", "none"),
     ViewKey("change", "Peeking", "the later word that is changed, from 1", "`2`..T", "`4`"),
     ViewKey("swap", "Peeking", "the word put in its place", "one of the page's words", "`leap`"),
     ViewKey("query", "Peeking", "the query row of the masking routes, from 1", "`1`..T", "`3`"),
@@ -400,20 +403,34 @@ def read_choice(raw: str | None, key: str, options: tuple[int, ...]) -> tuple[in
 # --- quiz answers in the address: compact, and refused when forged ---------------------------------------------
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-ANSWERS_KEY = "answers"
+ANSWERS_KEY = "answers"  # Check yourself: every question of the bank
+PAGE_ANSWERS_KEY = "answer"  # a lesson page: the predict-first question(s) it asks
+SKIPPED = "-"  # in place of a first answer: the student chose to see the answer without predicting
+
+
+@dataclass(frozen=True)
+class ReadAnswers:
+    """What an `answers` (or `answer`) value holds, by question index, and a note for every item refused."""
+
+    first: dict[int, Any]  # the first complete answer: the one the score counts
+    current: dict[int, Any]  # the answer on screen now
+    skipped: frozenset[int]  # predictions skipped on purpose (no first answer: they never count as right)
+    notes: list[str]
 
 
 def _answer_text(answer: int | tuple[int, ...]) -> str:
     return "".join(LETTERS[i] for i in answer) if isinstance(answer, tuple) else LETTERS[answer]
 
 
-def write_answers(shapes: tuple[tuple[str, int], ...], first: Mapping[int, Any], current: Mapping[int, Any]) -> str:
+def write_answers(shapes: tuple[tuple[str, int], ...], first: Mapping[int, Any], current: Mapping[int, Any],
+                  skipped: Container[int] = frozenset()) -> str:
     """The `answers` value: one item per question (in bank order) of `shapes` ((kind, number of options)), items
-    joined by `.`; trailing empty items are left out. An item is the first answer, then `~current` if it differs."""
+    joined by `.`; trailing empty items are left out. An item is the first answer (`-` for a prediction skipped
+    before any answer), then `~current` if it differs."""
     items = []
     for index in range(len(shapes)):
         now, was = current.get(index), first.get(index)
-        item = "" if was is None else _answer_text(was)
+        item = _answer_text(was) if was is not None else SKIPPED if index in skipped else ""
         if now is not None and now != was:
             item += "~" + _answer_text(now)
         items.append(item)
@@ -432,37 +449,43 @@ def _read_answer(text: str, kind: str, count: int, complete: bool) -> int | tupl
     return order
 
 
-def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...]
-                 ) -> tuple[dict[int, Any], dict[int, Any], list[str]]:
-    """The first and the current answers (question index -> answer) of an `answers` value, and a note for every
-    item refused. A first answer must be complete (it is what the score counts); the current one of an order may
-    be a start. Never raises."""
+def read_answers(raw: str | None, shapes: tuple[tuple[str, int], ...], key: str = ANSWERS_KEY) -> ReadAnswers:
+    """The first and the current answers (question index -> answer) of an `answers` value, the predictions skipped,
+    and a note for every item refused. A first answer must be complete (it is what the score counts); the current
+    one of an order may be a start. Never raises."""
     first: dict[int, Any] = {}
     current: dict[int, Any] = {}
+    skipped: set[int] = set()
     if raw is None or not raw.strip():
-        return first, current, []
+        return ReadAnswers(first, current, frozenset(), [])
     items = raw.strip()[:MAX_VALUE_CHARS].split(".")
     notes = []
     if len(items) > len(shapes):
-        notes.append(_("`answers` holds {items} items but there are {questions} questions; the extra ones were "
-                       "ignored.", items=len(items), questions=len(shapes)))
+        notes.append(_("`{key}` holds {items} items but there are {questions} questions; the extra ones were "
+                       "ignored.", key=key, items=len(items), questions=len(shapes)))
     refused = []
     for index, (item, (kind, count)) in enumerate(zip(items, shapes, strict=False)):
         if not item:
             continue
         was_text, __, now_text = item.partition("~")
-        was = _read_answer(was_text, kind, count, complete=True) if was_text else None
+        skip = was_text == SKIPPED
+        was = _read_answer(was_text, kind, count, complete=True) if was_text and not skip else None
         now = _read_answer(now_text, kind, count, complete=False) if now_text else was
-        if (was_text and was is None) or (now_text and now is None) or (was is None and kind != "order"):
-            refused.append(index + 1)  # a choice always has a first answer; an order may have only a start
+        if (was_text and not skip and was is None) or (now_text and now is None) \
+                or (was is None and not skip and kind != "order"):
+            refused.append(index + 1)  # a choice always has a first answer (or a skip); an order may have a start
             continue
+        if skip:
+            skipped.add(index)
         if was is not None:
             first[index] = was
-        current[index] = now
+        if now is not None:
+            current[index] = now
     if refused:
         shown = ", ".join(map(str, refused[:6])) + (" ..." if len(refused) > 6 else "")
-        notes.append(_("`answers` could not be read for question {shown}; those start unanswered.", shown=shown))
-    return first, current, notes
+        notes.append(_("`{key}` could not be read for question {shown}; those start unanswered.", key=key,
+                       shown=shown))
+    return ReadAnswers(first, current, frozenset(skipped), notes)
 
 
 def url_keys_markdown() -> str:

@@ -19,7 +19,7 @@ ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}
     Extra("swap", "peek.swap", lambda _s: "leap", lambda raw, _s: read_text_choice(raw, "swap", lessons.REPLACEMENTS)),
     Extra("query", "peek.row", lambda _s: 2, lambda raw, s: read_word(raw, len(s.tokens)),
           write=lambda index: str(index + 1)),
-))
+), questions=("pad-zero-trap",))
 lesson_page(N_("Peeking and the causal mask"), N_("Why may a word never look at the words after it?"), 5)
 st.markdown(_(mask_words.PEEK_INTRO))
 start = ADDRESS.start()
@@ -50,6 +50,11 @@ left.markdown(mask_words.change_caption(change))
 panels.chart(mask_charts.later_change_table(change), key="peek.change", config=layout.still_config(), place=right)
 
 questions.inline_question("pad-zero-trap")
+fold = predict.answer_fold("pad-zero-trap", N_("The question's example, worked out"))  # right under it: the routes
+if fold is not None:  # below show the trap's leak too, so they come after the fold
+    with fold:
+        st.markdown(mask_words.worked_example_text(lessons.worked_example()))
+        st.markdown(_(mask_words.TRAP_LEAK))
 st.markdown(_(mask_words.ROUTES_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider(_("Query row"), range(len(labels)), key="peek.row",
@@ -58,9 +63,6 @@ ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, quer
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
 panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
-with predict.answer_fold("pad-zero-trap", N_("The question's example, worked out")):
-    st.markdown(mask_words.worked_example_text(lessons.worked_example()))
-    st.markdown(_(mask_words.TRAP_LEAK))
 
 st.markdown(_(mask_words.VALUES_HOW))
 terms = lessons.row_times_values(state.cached_compute(settings), row)

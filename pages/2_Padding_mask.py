@@ -14,12 +14,12 @@ from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 ADDRESS = PageAddress("pad", Settings(causal=True, padded=(5, 6)), ("causal", "pad"),
-                      {"causal": "pad.causal", "padded": "pad.pad"})
+                      {"causal": "pad.causal", "padded": "pad.pad"}, questions=("pad-one-open-cell",))
 lesson_page(N_("The padding mask"), N_("How does one batch hold sentences of different lengths?"), 5)
 st.markdown(_(mask_words.PAD_INTRO))
+start = ADDRESS.start()  # before the question: a reload's address brings its answer back
 questions.inline_question("pad-one-open-cell")  # asked before the map, which shows row 1's one cell
 
-start = ADDRESS.start()
 labels = unique_labels(start.base.tokens)
 left, right = st.columns([1, 1.3], gap="medium")
 with left:

@@ -13,14 +13,15 @@ from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
 
 ADDRESS = PageAddress("drop", Settings(dropout=0.5), ("p", "train", "rescale", "roll"),
-                      {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")})
+                      {name: controls.widget_key("drop", name) for name in ("dropout", "training", "rescale", "roll")},
+                      questions=("dropout-rescale",))
 lesson_page(N_("Dropout on attention weights"), N_("What does dropout do to a row of weights, and why rescale?"), 5)
 st.markdown(_(mask_words.DROP_INTRO))
+start = ADDRESS.start()  # before the question: a reload's address brings its answer back
 questions.inline_question("dropout-rescale")  # asked before the tiles, which show the mean row sum
 
 left, right = st.columns([1, 1.3], gap="medium")
 with left:
-    start = ADDRESS.start()
     choice = controls.dropout_controls("drop", offer_rescale=True)
 settings, notes = coerce_settings(dropout=choice.dropout, training=choice.training, rescale=choice.rescale,
                                   roll=choice.roll)
@@ -34,11 +35,13 @@ left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
 panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=layout.still_config(), place=right)
 st.markdown(_(mask_words.INFERENCE_HOW))
 
-with predict.answer_fold("dropout-rescale", N_("Why the rescale matters: row sums over many re-rolls")):
-    st.markdown(_(mask_words.ROLLS_HOW))
-    rolls = lessons.dropout_rolls(settings)
-    panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=layout.still_config())
-    st.markdown(mask_words.rolls_caption(rolls))
+fold = predict.answer_fold("dropout-rescale", N_("Why the rescale matters: row sums over many re-rolls"))
+if fold is not None:
+    with fold:
+        st.markdown(_(mask_words.ROLLS_HOW))
+        rolls = lessons.dropout_rolls(settings)
+        panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=layout.still_config())
+        st.markdown(mask_words.rolls_caption(rolls))
 st.markdown(_(mask_words.DROP_FAILURES))
 try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False), __file__)
 lesson_end(__file__)

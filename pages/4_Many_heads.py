@@ -8,7 +8,7 @@ from attn_core.query import read_number_in_range
 from attn_lang import N_, _
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, questions, state, tables
+from attn_ui.widgets import panels, predict, questions, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -16,7 +16,8 @@ from attn_ui.words import head_words
 ADDRESS = PageAddress("heads", Settings(causal=True, heads=4), ("causal", "heads"),
                       {"heads": "heads.h", "causal": "heads.causal"}, choices={"heads": (1, 2, 3, 4)},
                       extras=(Extra("try", "heads.try", lambda _s: 5,
-                                    lambda raw, _s: read_number_in_range(raw, "try", 1, 24)),))
+                                    lambda raw, _s: read_number_in_range(raw, "try", 1, 24)),),
+                      questions=("heads-start-column",))
 lesson_page(N_("Many heads"),
             N_("Why cut attention into heads, where does each head's output go, and what does it cost?"), 5)
 st.markdown(_("One head has one way of deciding which words matter. Several heads look in several ways at once: "
@@ -35,13 +36,15 @@ for first in range(0, heads, 2):  # two maps a row, so a phone stacks them in or
     for column, head in zip(st.columns(2), range(first, min(first + 2, heads)), strict=False):
         panels.chart(head_maps[head], config=download_config(f"head-{head + 1}-of-{heads}"), place=column)
 
-questions.inline_question("heads-start-column")  # asked before the section that answers it
-st.subheader(_("Where each head's output goes"))
-st.markdown(head_words.concat_sentence(result))
-panels.chart(panels.drawn(hf.concat_figure, result), config=download_config("concat"))
-worked = state.cached_compute(lessons.WORKED)
-st.markdown(head_words.worked_sentence(worked))
-tables.fitted_table(lessons.concat_table(worked), "heads-concat", number=head_words.digits)
+questions.inline_question("heads-start-column")  # asked before the section that answers it, which waits in a fold
+fold = predict.answer_fold("heads-start-column", N_("Where each head's output goes"))
+if fold is not None:
+    with fold:
+        st.markdown(head_words.concat_sentence(result))
+        panels.chart(panels.drawn(hf.concat_figure, result), config=download_config("concat"))
+        worked = state.cached_compute(lessons.WORKED)
+        st.markdown(head_words.worked_sentence(worked))
+        tables.fitted_table(lessons.concat_table(worked), "heads-concat", number=head_words.digits)
 
 st.subheader(_("What W_o does"))
 st.markdown(head_words.w_o_sentence(result))

@@ -17,7 +17,7 @@ ADDRESS = PageAddress("shapes", Settings(heads=4), tuple(QUERY_KEYS), carry_lab=
     Extra("batch", "shapes.batch", lambda _s: 8, lambda raw, _s: read_number_in_range(raw, "batch", 1, 64)),
     Extra("ctx", "shapes.t", lambda _s: lessons.GPT2.context,
           lambda raw, _s: read_choice(raw, "ctx", lessons.CONTEXT_LENGTHS)),
-))  # the Lab's Settings it was opened from are this page's state too: the shapes are theirs
+), questions=("shapes-double-context",))  # the Lab's Settings it was opened from are this page's state too
 lesson_page(N_("Shapes and memory"), N_("What shape is every tensor, and why does long context cost so much?"), 5)
 start = ADDRESS.start()
 panels.show_notes(start.notes)
@@ -34,18 +34,23 @@ tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
 st.subheader(_("The quadratic wall"))
-with predict.answer_fold("shapes-double-context", N_("The memory against T")):
-    st.markdown(_("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers."))
-    st.markdown(_("GPT-2 sizes: h = {heads}, one layer, the batch from the slider above. Slide T and read the tiles.",
-                  heads=lessons.GPT2.heads))
-    length = st.select_slider(_("Context length T"), lessons.CONTEXT_LENGTHS, key="shapes.t",
-                              format_func=lambda t: number(t, ","))
-    panels.metric_tiles(head_words.memory_metrics(batch, lessons.GPT2.heads, length), columns=4)
-    st.markdown(_("T appears twice, so twice the context means four times the memory."))
-    panels.chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
-    st.caption(_("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each "
-                 "time: the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which "
-                 "halves the bill but not the slope. 1 MB = 1,000,000 bytes."))
+length = st.session_state.get("shapes.t", lessons.GPT2.context)  # the slider's, while its fold waits for an answer
+fold = predict.answer_fold("shapes-double-context", N_("The memory against T"))
+if fold is not None:
+    with fold:
+        st.markdown(_("The scores hold one number for every (query, key) pair in every head: B·h·T·T numbers."))
+        st.markdown(_("GPT-2 sizes: h = {heads}, one layer, the batch from the slider above. Slide T and read the "
+                      "tiles.", heads=lessons.GPT2.heads))
+        length = st.select_slider(_("Context length T"), lessons.CONTEXT_LENGTHS, key="shapes.t",
+                                  format_func=lambda t: number(t, ","))
+        panels.metric_tiles(head_words.memory_metrics(batch, lessons.GPT2.heads, length), columns=4)
+        st.markdown(_("T appears twice, so twice the context means four times the memory."))
+        panels.chart(hf.memory_figure(batch, lessons.GPT2.heads, length), config=download_config("score-memory"))
+        st.caption(_("Both axes are logarithmic. Each step right doubles T and the line climbs by a factor of 4 each "
+                     "time: the square law as a straight line. bf16 keeps each number in 2 bytes instead of 4, which "
+                     "halves the bill but not the slope. 1 MB = 1,000,000 bytes."))
+else:
+    st.session_state["shapes.t"] = length  # kept (and in the address) until the slider is drawn again
 ADDRESS.remember(settings, batch=batch, ctx=length)
 
 st.subheader(_("How FlashAttention gets round it"))

@@ -23,7 +23,7 @@ choice = train_view.controls(choice, folded=big)
 if not big:
     st.markdown(_(words.EXPERIMENT_HOW[choice.experiment]))
 show_masked = train_view.show_masked_switch(choice, from_link)
-train_view.remember(choice, show_masked, big)
+train_view.remember(choice, show_masked)
 train_view.buttons(choice)
 train_view.training_panel(choice, show_masked, big)  # and, under the result, the "Your turn" task about it
 lesson_end(__file__)

@@ -37,6 +37,20 @@ def open_page(script: str, **query: str) -> AppTest:
     return checked(at)
 
 
+LESSON_QUESTIONS = ("pad-zero-trap", "pad-one-open-cell", "dropout-rescale", "heads-start-column",
+                    "shapes-double-context")  # the predict-first questions of lessons 1 to 5
+
+
+def seed_answers(at: AppTest, question_ids: tuple[str, ...] = LESSON_QUESTIONS) -> AppTest:
+    """A student who has answered these questions (right, first time): their answer folds are open."""
+    from attn_ui.quiz.bank import BY_ID
+
+    answers = {qid: BY_ID[qid].answer for qid in question_ids}
+    at.session_state["quiz.answers"] = dict(answers)
+    at.session_state["quiz.first"] = dict(answers)
+    return at
+
+
 def rerun(at: AppTest) -> AppTest:
     return checked(at.run())
 

@@ -23,7 +23,7 @@ CELL_TEXT = GREY_TEXT  # dark text on the light ends of both scales, in the ligh
 
 
 def small_multiples(result: Result) -> list[go.Figure]:
-    """One small map per head, each titled with the concat columns its output fills."""
+    """One small map per head, each titled with its head."""
     figures = []
     for head in range(result.settings.heads):
         figure = maps.attention_map(result, head=head, style=SMALL, title=head_title(result, head))

@@ -1,10 +1,12 @@
 """The Check yourself page: its sections, the overall score, the reset, and its answers in the address.
 
 One question is drawn by attn_ui/widgets/questions.py, which every lesson page shares; this module is what
-only the Check yourself page adds. The address holds the section and every answer (`answers`,
-attn_core.query.write_answers), so a reload, which starts a new session, restores the progress. It is read only
-when the run is a navigation (the page's first run, Back or Forward): a link always wins; any other run only
-writes it, once, at its end.
+only the Check yourself page adds. The address holds the section (left out for the first) and every answer
+(`answers`, attn_core.query.write_answers), so a reload, which starts a new session, restores the progress. It is
+read only when the run is a navigation (the page's first run, Back or Forward): a link always wins, and Back and
+Forward bring back exactly what their entry holds (no `answers`: nothing answered), so Back undoes "Start again"
+and Forward clears again; a bare link (the sidebar) keeps the session's answers. Any other run only writes it,
+once, at its end; what a navigation run writes replaces the page's entry instead of adding one.
 """
 
 from __future__ import annotations
@@ -12,21 +14,12 @@ from __future__ import annotations
 import streamlit as st
 
 from attn_core.query import ANSWERS_KEY as ANSWERS_PARAM
-from attn_core.query import quoted, read_answers, unused_key_notes, write_answers
+from attn_core.query import quoted, unused_key_notes
 from attn_lang import N_, _
 from attn_ui.quiz.bank import QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Section
-from attn_ui.widgets import address
-from attn_ui.widgets.questions import (
-    ANSWERS_KEY,
-    FIRST_KEY,
-    answers,
-    first_answers,
-    render_question,
-    reset,
-    score,
-    widget_key,
-)
+from attn_ui.widgets import address, questions
+from attn_ui.widgets.questions import render_question, reset, score
 from attn_ui.widgets.state import history_navigation
 
 # --- sections, scores, reset ------------------------------------------------------------------------------
@@ -34,18 +27,21 @@ from attn_ui.widgets.state import history_navigation
 
 SECTION_KEY = "quiz.section"  # the section in view
 URL_SECTION_KEY = "quiz.url"  # the address (key -> value) this page last wrote, or arrived with
+ARRIVED_KEY = "quiz.arrived"  # this run is a navigation run: what it writes replaces the page's history entry
 PICKER_KEY = "quiz.pick"  # the section picker
 SECTION_PARAM = "section"  # ?section=padding opens the page on that section
-SHAPES = tuple((q.kind, len(q.options)) for q in QUESTIONS)  # what the `answers` reader checks items against
 
 
 def restore_from_address() -> list[str]:
     """On a navigation run, take the section and the answers from the address; notes for what was refused.
 
-    Call it before anything reads the answers. `answers` absent (a bare link, the sidebar) keeps the session's
-    answers; present, it replaces them. Other runs leave everything to the widgets."""
+    Call it before anything reads the answers. `answers` absent from a link (the sidebar) keeps the session's
+    answers; absent on Back or Forward, nothing is answered; present, it replaces them. Other runs leave everything
+    to the widgets."""
+    st.session_state[ARRIVED_KEY] = False
     if PICKER_KEY in st.session_state and not history_navigation():
         return []
+    st.session_state[ARRIVED_KEY] = True
     params = address.arrive(URL_SECTION_KEY)
     notes = unused_key_notes(params, {SECTION_PARAM, ANSWERS_PARAM, *address.KEPT}, N_("Check yourself"))
     wanted = (params.get(SECTION_PARAM) or [None])[-1]
@@ -57,27 +53,21 @@ def restore_from_address() -> list[str]:
         notes.append(_("There is no section {name}; the sections are {ids}. Showing the first.",
                        name=quoted(wanted[:40]), ids=ids))
         st.session_state[SECTION_KEY] = st.session_state[PICKER_KEY] = SECTIONS[0].id
-    if ANSWERS_PARAM in params:
-        first, current, answer_notes = read_answers((params[ANSWERS_PARAM] or [""])[-1], SHAPES)
-        notes += answer_notes
-        st.session_state[FIRST_KEY] = {QUESTIONS[i].id: answer for i, answer in first.items()}
-        st.session_state[ANSWERS_KEY] = {QUESTIONS[i].id: answer for i, answer in current.items()}
-        for index, question in enumerate(QUESTIONS):  # the widgets say what the address says
-            shown = current.get(index) if question.kind != "order" else None
-            st.session_state[widget_key(question)] = shown
+    elif history_navigation():
+        st.session_state[SECTION_KEY] = st.session_state[PICKER_KEY] = SECTIONS[0].id
+    if ANSWERS_PARAM in params or history_navigation():
+        notes += questions.restore(QUESTIONS, (params.get(ANSWERS_PARAM) or [None])[-1], ANSWERS_PARAM)
     return notes
 
 
 def remember_in_address(section: Section) -> None:
-    """Write the section and the answers to the address, in one message, when they changed (one history entry)."""
-    index = {question.id: i for i, question in enumerate(QUESTIONS)}
-    first = {index[qid]: answer for qid, answer in first_answers().items() if qid in index}
-    current = {index[qid]: answer for qid, answer in answers().items() if qid in index}
-    wanted = {SECTION_PARAM: section.id}
-    written = write_answers(SHAPES, first, current)
+    """Write the section (unless it is the first) and the answers to the address, in one message, when they changed:
+    one history entry a change, none on a navigation run (it replaces the entry the browser made)."""
+    wanted = {SECTION_PARAM: section.id} if section.id != SECTIONS[0].id else {}
+    written = questions.address_value(QUESTIONS)
     if written:
         wanted[ANSWERS_PARAM] = written
-    address.write_address(wanted, URL_SECTION_KEY)
+    address.write_address(wanted, URL_SECTION_KEY, replace=bool(st.session_state.get(ARRIVED_KEY)))
 
 
 def section_picker() -> Section:
@@ -113,7 +103,8 @@ def overall_score() -> None:
 
 def reset_controls(section: Section) -> None:
     with st.popover(_("Start again"), icon=":material/restart_alt:"):
-        st.markdown(_("Clear your answers and scores. This cannot be undone."))
+        st.markdown(_("Clear the answers, skips and scores of this section or of all (the lessons ask some of these "
+                      "questions too). Changed your mind? The browser's Back button brings them back."))
         st.button(_("Clear “{section}”", section=_(section.title)), key="quiz.reset.section", on_click=reset,
                   args=(in_section(section.id),))
         st.button(_("Clear every section"), key="quiz.reset.all", on_click=reset, type="primary")

@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 import streamlit as st
 
+from attn_core.query import PAGE_ANSWERS_KEY
 from attn_core.training import PRESETS
 from attn_core.training.choices import (
     EXPERIMENTS,
@@ -33,18 +34,20 @@ from attn_ui.figures import layout
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.layout import download_config
 from attn_ui.figures.plotly_fast import ReadyFigure
+from attn_ui.quiz.bank import BY_ID
 from attn_ui.views.training_runs import LiveRun, RunView, run_board
-from attn_ui.widgets import panels, predict, questions
+from attn_ui.widgets import address, panels, predict, questions
 from attn_ui.widgets import projector as projector_mode
-from attn_ui.widgets.state import cached_training
+from attn_ui.widgets.state import cached_training, history_navigation
 from attn_ui.words import training_words as words
 
 QUERY_KEYS = ("exp", "heads", "layers", "p", "steps", "seed")
-VIEW_KEYS = ("show", "mode")  # the mask experiment's model on view; projector mode
-CHOICE_KEY, WRITTEN_KEY = "train.choice", "train.written"  # the choice on screen; the query we last wrote
+CHOICE_KEY, URL_KEY = "train.choice", "train.url"  # the choice on screen; the address as the browser shows it
+ARRIVED_KEY = "train.arrived"  # this run is a navigation run: what it writes replaces the page's history entry
 WATCH_KEY, VIEWER_KEY = "train.watch", "train.viewer"  # the run this session watches; who this session is
 WIDGETS = MappingProxyType({"train.heads": "heads", "train.layers": "layers", "train.rates": "rates",
                             "train.steps": "steps", "train.seed": "seed"})  # widget key -> TrainChoice field
+QUESTIONS = tuple(BY_ID[words.VERDICT_QUESTIONS[name]] for name in EXPERIMENTS)  # `answer`: one item an experiment
 REDRAW_EVERY = 0.4  # seconds between two redraws of a live run, at least
 REDRAW_PER_WATCHER = 0.03  # ... and this much more per session watching it (50 students: one redraw in 1.5 s)
 PASS_PER_WATCHER = 0.02  # seconds between two passes of the live loop, per watcher, from REDRAW_EVERY ...
@@ -52,10 +55,6 @@ PASS_AT_MOST = 1.0  # ... to this: how long a click elsewhere (Stop included) ma
 
 
 # --- state: URL <-> session <-> widgets ----------------------------------------------------------------------
-
-
-def _url() -> dict[str, list[str]]:
-    return {key: st.query_params.get_all(key) for key in st.query_params if key in QUERY_KEYS}
 
 
 def _set_widgets(choice: TrainChoice) -> None:
@@ -66,15 +65,26 @@ def _set_widgets(choice: TrainChoice) -> None:
 
 
 def incoming_choice() -> tuple[TrainChoice, list[str], bool]:
-    """(the choice to show, notes on a fixed link, whether it came from a new link). A URL we did not write wins;
-    otherwise the session's own choice, so a trip to another page and back keeps it."""
-    params = _url()
-    stored = st.session_state.get(CHOICE_KEY)
-    if stored is not None and (not params or params == st.session_state.get(WRITTEN_KEY)):
+    """(the choice to show, notes on a fixed link, whether the address set it). The Lab's rule: a navigation run (the
+    page's first run in this session, Back or Forward) reads the address, and a link with the page's keys wins; a
+    bare link (the sidebar) keeps the session's choice, so a trip to another page and back keeps it. Any other run
+    was started by a widget: the widgets own the state, and the address is only written."""
+    state = st.session_state
+    stored = state.get(CHOICE_KEY)
+    state[ARRIVED_KEY] = False
+    if stored is not None and "train.exp" in state and not history_navigation():
         return stored, [], False
-    choice, notes = from_query(params)
+    state[ARRIVED_KEY] = True
+    params = address.arrive(URL_KEY)
+    notes = []
+    if PAGE_ANSWERS_KEY in params or history_navigation():
+        notes += questions.restore(QUESTIONS, (params.get(PAGE_ANSWERS_KEY) or [None])[-1], PAGE_ANSWERS_KEY)
+    own = {key: values for key, values in params.items() if key in QUERY_KEYS}
+    if stored is not None and not own and not history_navigation():
+        return stored, notes, False
+    choice, fixes = from_query(own)
     _set_widgets(choice)
-    return choice, notes, True
+    return choice, notes + fixes, True
 
 
 def _experiment_changed() -> None:
@@ -124,21 +134,21 @@ def _controls() -> TrainChoice:
     return chosen
 
 
-def remember(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
-    """Keep the choice for this session and mirror it (and the view keys) into the URL."""
+def remember(choice: TrainChoice, show_masked: bool, replace: bool | None = None) -> None:
+    """Keep the choice for this session and mirror it, the view keys and the answers into the address, in one
+    message: one history entry a change. Keys at their default are left out (the mask experiment, its preset's
+    values). What a navigation run writes replaces the page's entry (`replace` None: this run decides)."""
     st.session_state[CHOICE_KEY] = choice
-    query = choice.to_query()
-    st.session_state[WRITTEN_KEY] = {key: [value] for key, value in query.items()}
-    view = {"show": "" if show_masked or choice.experiment != "mask" else "off",
-            "mode": projector_mode.PROJECTOR if projector else ""}
-    wanted = {**query, **{k: v for k, v in view.items() if v}}
-    current = {key: values[-1] for key, values in ((k, st.query_params.get_all(k)) for k in st.query_params)
-               if key in (*QUERY_KEYS, *VIEW_KEYS)}
-    if current != wanted:
-        for key in list(st.query_params):
-            if key in QUERY_KEYS or key in VIEW_KEYS:
-                del st.query_params[key]
-        st.query_params.update(wanted)
+    wanted = choice.to_query()
+    if wanted.get("exp") == EXPERIMENTS[0]:
+        del wanted["exp"]  # the first experiment is what a bare address opens
+    if choice.experiment == "mask" and not show_masked:
+        wanted["show"] = "off"  # projector mode and the language: address.write_address adds them
+    answered = questions.address_value(QUESTIONS)
+    if answered:
+        wanted[PAGE_ANSWERS_KEY] = answered
+    arrived = bool(st.session_state.get(ARRIVED_KEY)) if replace is None else replace
+    address.write_address(wanted, URL_KEY, replace=arrived)
 
 
 def show_masked_switch(choice: TrainChoice, from_link: bool) -> bool:
@@ -228,9 +238,12 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
     elif choice.is_preset:
         question = words.VERDICT_QUESTIONS[choice.experiment]
         questions.inline_question(question)
-        with predict.answer_fold(question, words.PRESET_FOLD):  # the task asks about the run: it folds with it
-            show_result(result, show_masked, projector)
-            _task(choice, result, projector)
+        fold = predict.answer_fold(question, words.PRESET_FOLD)
+        if fold is not None:
+            with fold:  # the task asks about the run: it folds with it
+                show_result(result, show_masked, projector)
+                _task(choice, result, projector)
+        remember(choice, show_masked, replace=False)  # an answer or a skip is a fragment run: one entry
     else:
         with st.expander(_(words.RESULT_FOLD), icon=":material/lightbulb:"):
             show_result(result, show_masked, projector)

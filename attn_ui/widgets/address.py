@@ -12,20 +12,37 @@ Who owns the state follows the Lab's rule (attn_ui/widgets/state.py): a navigati
 this session, a reload, Back or Forward) takes it from the address, a link always wins; any other run was started
 by a widget, so the widgets own it and the address is only written. Keys at the page's default are left out; a key
 of another page (the Lab's keys on page 6) is dropped with a note. `mode` (projector) is kept on every page.
+
+A page that asks predict-first questions (`questions`) keeps their answers in its address too (`answer`), so a reload
+keeps them; Back and Forward bring back exactly what their entry holds, a link without `answer` (the sidebar) keeps
+the session's answers.
+
+One Back leaves a page. The browser made one history entry when the page was opened; whatever the page writes on
+that navigation run (the session's state the link did not carry, a key it dropped) replaces that entry in place
+(`write_address(..., replace=True)`, history.replaceState from a constant script) instead of pushing a second one,
+as Streamlit does with every `st.query_params` write outside a Back or Forward run. A change made on the page pushes
+one entry, so Back undoes it.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.session_state_proxy import get_session_state
 
 from attn_core import Settings, settings_from_query
-from attn_core.query import unused_key_notes
+from attn_core.query import PAGE_ANSWERS_KEY, unused_key_notes
 from attn_core.settings import FIELD_BY_NAME
 from attn_lang import _, number
+from attn_ui.quiz.bank import BY_ID
+from attn_ui.widgets import lang, projector
+from attn_ui.widgets import questions as quiz
 from attn_ui.widgets.state import SETTINGS_KEY, history_navigation, url_params
 from attn_ui.words.explain import listed
 
@@ -40,15 +57,78 @@ def arrive(memory_key: str) -> dict[str, list[str]]:
     return params
 
 
-def write_address(wanted: Mapping[str, str], memory_key: str) -> None:
-    """Write `wanted`, plus the KEPT keys the address holds, in one message (one history entry), when it differs
-    from what the browser shows (remembered under `memory_key`)."""
+def kept() -> dict[str, str]:
+    """The KEPT keys as this run has them: projector mode as the session has it (its switch may have just turned it
+    off), the language picked. Not the values the page arrived with: those would bring back a mode switched off."""
+    mode = {"mode": projector.PROJECTOR} if projector.is_on() else {}
+    return {**mode, **lang.url_view()}
+
+
+def write_address(wanted: Mapping[str, str], memory_key: str, replace: bool = False) -> None:
+    """Write `wanted`, plus the KEPT keys as their owners have them now, in one message (one history entry), when it
+    differs from what the browser shows (remembered under `memory_key`). `replace` (a navigation run: the browser has
+    just made this page's entry) rewrites that entry in place instead of adding one."""
     last = st.session_state.get(memory_key)
     last = last if isinstance(last, dict) else {}
-    wanted = {**wanted, **{key: last[key] for key in KEPT if key in last}}
+    wanted = {**wanted, **kept()}
     if last != wanted:
-        st.query_params.from_dict(wanted)
+        if replace:
+            replace_in_place(wanted)
+        else:
+            st.query_params.from_dict(wanted)
         st.session_state[memory_key] = wanted
+
+
+# One constant script a window: each marker (a new one for every replacement) rewrites the current history entry's
+# query once, and only on the page that drew it. A marker left over from an earlier run (Streamlit removes it at the
+# end of the next run) is never applied twice, so it cannot undo a change pushed since. The marker is an empty
+# container whose key carries a run id and the query in hex (a key becomes a class name of letters, digits and -).
+REPLACE_JS = """
+<script id="attn-replace">
+if (!window.__attnReplace) {
+  window.__attnReplace = new Set();
+  const prefix = "st-key-attn-replace-";
+  const apply = () => {
+    for (const mark of document.querySelectorAll(`[class*="${prefix}"]`)) {
+      const name = [...mark.classList].find((name) => name.startsWith(prefix));
+      const [run, hex] = name.slice(prefix.length).split("-");
+      if (!run || window.__attnReplace.has(run)) continue;
+      window.__attnReplace.add(run);
+      const query = decodeURIComponent((hex || "").replace(/../g, "%$&"));
+      if (location.search.replace(/^\\?/, "") === query) continue;
+      history.replaceState(history.state, "", location.pathname + (query ? "?" + query : "") + location.hash);
+    }
+  };
+  new MutationObserver(apply).observe(document.body, {subtree: true, childList: true});
+  apply();
+}
+</script>
+<style>[data-testid="stLayoutWrapper"]:has(> [class*="st-key-attn-replace-"]),
+[class*="st-key-attn-replace-"] { display: none !important; }</style>
+"""
+MARK = "attn-replace"
+
+
+def replace_in_place(wanted: Mapping[str, str]) -> None:
+    """Make the browser's current history entry show `wanted` (history.replaceState), without a new entry. The query
+    is written as Streamlit writes it (urlencode), so a later write of the same address is no change."""
+    query = urlencode(dict(wanted), doseq=True)
+    with st.container(key=f"{MARK}-{uuid.uuid4().hex}-{query.encode().hex()}"):
+        st.html(REPLACE_JS, unsafe_allow_javascript=True)
+    _set_quietly(wanted, query)
+
+
+def _set_quietly(wanted: Mapping[str, str], query: str) -> None:
+    """The server's copy of the address, as the browser shows it once the script above has run: set without the
+    message an `st.query_params` write sends, since that message is what makes Streamlit push an entry. (Streamlit's
+    own quiet setters; the run's query string is what the session and AppTest keep as the address.)"""
+    with get_session_state().query_params() as params:
+        params.clear_with_no_forward_msg(preserve_embed=True)
+        for key, value in wanted.items():
+            params.set_with_no_forward_msg(key, value)
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        ctx.query_string = query
 
 
 @dataclass(frozen=True)
@@ -80,6 +160,7 @@ class PageAddress:
     extras: tuple[Extra, ...] = ()
     carry_lab: bool = False  # with no Settings key in the address, start from the Lab's Settings of this session
     choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # field name -> the values the page offers
+    questions: tuple[str, ...] = ()  # the bank's ids of the predict-first questions the page asks (`answer`)
 
     @property
     def _base_key(self) -> str:
@@ -88,6 +169,10 @@ class PageAddress:
     @property
     def _url_key(self) -> str:
         return f"{self.namespace}.address.url"
+
+    @property
+    def _arrived_key(self) -> str:
+        return f"{self.namespace}.address.arrived"  # this run is a navigation run: its write replaces the entry
 
     def _marker(self) -> str:
         """A widget every run of this page draws: absent from session state, the last run was another page's."""
@@ -102,10 +187,16 @@ class PageAddress:
 
     def start(self) -> Start:
         state = st.session_state
+        state[self._arrived_key] = False
         if self._marker() in state and not history_navigation():
             return Start(state.get(self._base_key, self.default), [])  # a click: the widgets own the state
+        state[self._arrived_key] = True
         params = arrive(self._url_key)
-        notes = unused_key_notes(params, {*self.keys, *(extra.key for extra in self.extras), *KEPT})
+        own = {*self.keys, *(extra.key for extra in self.extras), *KEPT}
+        if self.questions:
+            own.add(PAGE_ANSWERS_KEY)
+        notes = unused_key_notes(params, own)
+        notes += self._restore_answers(params)
         given = {key: values for key, values in params.items() if key in self.keys}
         stored = state.get(SETTINGS_KEY)
         if self.carry_lab and not given and stored is not None:
@@ -129,12 +220,24 @@ class PageAddress:
             state[extra.widget] = extra.default(base) if value is None else value
         return Start(base, notes)
 
+    def _restore_answers(self, params: Mapping[str, list[str]]) -> list[str]:
+        """The page's answers from the address: exactly what it says on Back or Forward (absent: unanswered); a link
+        without `answer` (the sidebar, a lesson's Next) keeps the session's."""
+        if not self.questions or (PAGE_ANSWERS_KEY not in params and not history_navigation()):
+            return []
+        raw = (params.get(PAGE_ANSWERS_KEY) or [None])[-1]
+        return quiz.restore(tuple(BY_ID[qid] for qid in self.questions), raw, PAGE_ANSWERS_KEY)
+
     def remember(self, settings: Settings, **extras: Any) -> None:
-        """Write the page's state to its address, in one message, when it changed: one history entry a change."""
+        """Write the page's state to its address, in one message, when it changed: one history entry a change, and
+        none for what a navigation run writes (it replaces the entry the browser made)."""
         full, default = settings.to_query_full(), self.default.to_query_full()
         wanted = {key: full[key] for key in self.keys if full[key] != default[key]}
         for extra in self.extras:
             value = extras[extra.key]
             if value != extra.default(settings):
                 wanted[extra.key] = extra.write(value)
-        write_address(wanted, self._url_key)
+        answered = quiz.address_value(tuple(BY_ID[qid] for qid in self.questions)) if self.questions else ""
+        if answered:
+            wanted[PAGE_ANSWERS_KEY] = answered
+        write_address(wanted, self._url_key, replace=bool(st.session_state.get(self._arrived_key)))

@@ -311,9 +311,41 @@ if (!window.__attnTouch) {
 """
 
 
+# The Lab explains a clicked row in a sentence under its map; on a laptop (1366x768, 1280x720) that sentence lands
+# below the fold. After a click on the map, once the sentence has changed, it is scrolled just into view (the least
+# scroll that shows it, so the clicked row stays on screen). A phone pins the sentence to the bottom (CSS above):
+# nothing to do there.
+ROW_JS = """
+<script id="attn-row">
+if (!window.__attnRow) {
+  window.__attnRow = true;
+  const sentence = () => document.querySelector(".st-key-lab-panel .st-key-map-row");
+  let waiting = null;
+  document.addEventListener("click", (event) => {
+    if (!(event.target.closest && event.target.closest('.st-key-lab-panel [data-testid="stPlotlyChart"]'))) return;
+    const before = sentence() ? sentence().textContent : "";
+    const started = Date.now();
+    clearInterval(waiting);
+    waiting = setInterval(() => {
+      const row = sentence();
+      if (Date.now() - started > 8000) clearInterval(waiting);
+      if (!row || row.textContent === before) return;
+      clearInterval(waiting);
+      if (getComputedStyle(row).position === "sticky") return;
+      const box = row.getBoundingClientRect();
+      if (box.bottom > window.innerHeight || box.top < 0) row.scrollIntoView({block: "nearest"});
+    }, 100);
+  }, {capture: true});
+}
+</script>
+<style>[data-testid="stElementContainer"]:has(#attn-row) { display: none !important; }</style>
+"""
+
+
 def apply_look() -> None:
     st.html(CSS)
     st.html(TOUCH_JS, unsafe_allow_javascript=True)
+    st.html(ROW_JS, unsafe_allow_javascript=True)
 
 
 def apply_projector_look() -> None:

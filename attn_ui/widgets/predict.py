@@ -1,8 +1,15 @@
 """Predict first, then read: the part of a lesson that answers its question stays folded until it is answered.
 
 A lesson asks its question (questions.inline_question) before the text or chart that gives the answer away;
-that part goes in `answer_fold`, an expander that opens by itself once the question has a complete answer, and
-that the student may still open at any time.
+that part goes in `answer_fold`, an expander that opens by itself once the question has a complete answer. Before
+that, the fold holds no answer at all (an expander's content is in the page even while it is closed): opened, it
+asks for the prediction first, and offers to show the answer without one, on purpose. That skip is recorded
+(questions.skip): the question counts as unanswered on Check yourself, and the question's box says so.
+
+    fold = predict.answer_fold("dropout-rescale", N_("Why the rescale matters"))
+    if fold is not None:  # answered or skipped: draw what answers it
+        with fold:
+            ...
 """
 
 from __future__ import annotations
@@ -21,11 +28,23 @@ def answered(question_id: str) -> bool:
     return is_complete(BY_ID[question_id], questions.answers().get(question_id))
 
 
-def answer_fold(question_id: str, label: str) -> DeltaGenerator:
-    """An expander for what answers the question: closed until the question is answered, then open. `label` is a
-    message marked with N_ where it is written, drawn here as _(label)."""
-    done = answered(question_id)
+def revealed(question_id: str) -> bool:
+    """May the answer be shown: the question is answered, or its prediction was skipped on purpose?"""
+    return answered(question_id) or question_id in questions.skipped()
+
+
+def answer_fold(question_id: str, label: str) -> DeltaGenerator | None:
+    """The fold for what answers the question: open, to draw into, once the question is answered or skipped; before
+    that a closed fold that asks for the prediction and offers the skip, and None (draw nothing of the answer).
+    `label` is a message marked with N_ where it is written, drawn here as _(label)."""
     title = _(label)
+    if revealed(question_id):
+        return st.expander(title, expanded=True, icon=":material/lightbulb:")
     # Translators: the title of a fold whose question is not answered yet; {title} is the fold's own title
-    return st.expander(title if done else _("{title} (answer the question above first)", title=title), expanded=done,
-                       icon=":material/lightbulb:")
+    with st.expander(_("{title} (answer the question above first)", title=title), icon=":material/lightbulb:"):
+        st.markdown(_("Pick your prediction in the question above: this part shows the answer, and it opens by itself "
+                      "once you have picked."))
+        st.button(_("Show it without answering"), key=f"quiz.skip.{question_id}", icon=":material/visibility:",
+                  on_click=questions.skip, args=(question_id,))
+        st.caption(_("A skipped prediction counts as unanswered on Check yourself."))
+    return None

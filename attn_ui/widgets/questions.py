@@ -9,12 +9,18 @@ back from it when the page is drawn again.
 
     quiz.answers  question id -> the current answer (an option index, or a tuple for an ordering question)
     quiz.first    question id -> the first complete answer: the one the score counts
+    quiz.skipped  question id -> True: a lesson's prediction skipped on purpose, to see the answer (predict.py). It
+                  counts as unanswered, and an answer given after it never as right on the first try
     quiz.w.<id>   the widget of one question (for an ordering question: the pills of the next line)
 
 The Check yourself page's own keys (quiz.section, quiz.url, quiz.pick) live with that page, in
 attn_ui/views/quiz_view.py.
 
 Lesson pages can ask any question of the bank inline with `inline_question(question_id)`.
+
+A reload starts a new session, so the answers also live in the address: Check yourself's holds every question's
+(`answers`), a lesson page's its own question's (`answer`), both written by `address_value` and read back by
+`restore` (the encoding is attn_core.query's).
 
 The bank's texts are English messages (marked with N_ in attn_ui/quiz/); they are translated here, where they are
 drawn. Code (a version, an ordering step) is drawn as it is written.
@@ -26,6 +32,7 @@ from typing import Any
 
 import streamlit as st
 
+from attn_core.query import read_answers, write_answers
 from attn_lang import _
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, VERSION_NAMES
 from attn_ui.quiz.model import Question, Tally, feedback, is_complete, is_right, normalise, said, tally
@@ -33,6 +40,7 @@ from attn_ui.widgets.page import lab_button
 
 ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"
+SKIPPED_KEY = "quiz.skipped"
 WIDGET_PREFIX = "quiz.w."
 
 
@@ -42,6 +50,17 @@ def answers() -> dict[str, Any]:
 
 def first_answers() -> dict[str, Any]:
     return st.session_state.setdefault(FIRST_KEY, {})
+
+
+def skipped() -> dict[str, bool]:
+    return st.session_state.setdefault(SKIPPED_KEY, {})
+
+
+def skip(question_id: str) -> None:
+    """Show the answer without a prediction (a button callback). Only a question with no answer yet can be skipped:
+    it counts as unanswered, and no later answer counts as right on the first try."""
+    if question_id not in first_answers():
+        skipped()[question_id] = True
 
 
 def widget_key(question: Question) -> str:
@@ -55,7 +74,7 @@ def record(question: Question, value: Any) -> None:
         answers().pop(question.id, None)
         return
     answers()[question.id] = answer
-    if is_complete(question, answer):
+    if is_complete(question, answer) and question.id not in skipped():
         first_answers().setdefault(question.id, answer)
 
 
@@ -64,6 +83,7 @@ def reset(questions: tuple[Question, ...] = QUESTIONS) -> None:
     for question in questions:
         answers().pop(question.id, None)
         first_answers().pop(question.id, None)
+        skipped().pop(question.id, None)
         st.session_state[widget_key(question)] = None  # None, not a deletion: the browser clears the pick too
 
 
@@ -79,6 +99,41 @@ def sync() -> None:
 def score(questions: tuple[Question, ...] = QUESTIONS) -> Tally:
     sync()
     return tally(questions, first_answers(), answers())
+
+
+# --- the answers in the address ----------------------------------------------------------------------------
+
+
+def _shapes(questions: tuple[Question, ...]) -> tuple[tuple[str, int], ...]:
+    return tuple((question.kind, len(question.options)) for question in questions)
+
+
+def address_value(questions: tuple[Question, ...]) -> str:
+    """These questions' answers as one address value ('' when none is answered or skipped); sync() first."""
+    sync()
+    first, current, skips = first_answers(), answers(), skipped()
+    return write_answers(_shapes(questions), {i: first[q.id] for i, q in enumerate(questions) if q.id in first},
+                         {i: current[q.id] for i, q in enumerate(questions) if q.id in current},
+                         {i for i, q in enumerate(questions) if q.id in skips})
+
+
+def restore(questions: tuple[Question, ...], raw: str | None, key: str) -> list[str]:
+    """Set these questions' answers to what an address value `raw` says (None: unanswered), widgets included, and
+    return a note for whatever was refused. Other questions keep theirs."""
+    read = read_answers(raw, _shapes(questions), key)
+    for index, question in enumerate(questions):
+        for store, found in ((first_answers(), read.first), (answers(), read.current)):
+            if index in found:
+                store[question.id] = found[index]
+            else:
+                store.pop(question.id, None)
+        if index in read.skipped:
+            skipped()[question.id] = True
+        else:
+            skipped().pop(question.id, None)
+        shown = read.current.get(index) if question.kind != "order" else None
+        st.session_state[widget_key(question)] = shown  # the widget says what the address says
+    return read.notes
 
 
 # --- one question ----------------------------------------------------------------------------------------
@@ -141,6 +196,8 @@ def _ordering(question: Question) -> None:
 def _feedback(question: Question) -> None:
     answer = answers().get(question.id)
     if not is_complete(question, answer):
+        if question.id in skipped():
+            st.caption(_("You skipped this prediction to see the answer: it counts as unanswered until you pick."))
         return
     said = feedback(question, answer)
     if said.correct:
@@ -152,7 +209,10 @@ def _feedback(question: Question) -> None:
     if question.kind == "order" and not said.correct:
         st.code(question.right_text, language="python", wrap_lines=True)
     first = first_answers().get(question.id)
-    if first is not None and first != answer:
+    if question.id in skipped():
+        st.caption(_("You looked at the answer before predicting, so this question does not count as right on the "
+                     "first try."))
+    elif first is not None and first != answer:
         if is_right(question, first):
             st.caption(_("The score keeps your first answer, which was right."))
         else:

@@ -28,8 +28,8 @@ BLOCK_REASONS = MappingProxyType({
 
 
 def head_title(result: Result, head: int) -> str:
-    columns = lessons.head_columns(result.settings.d_model, result.settings.heads)[head]
-    return _("head {head} → concat columns {columns}", head=head + 1, columns=lessons.span(columns))
+    """A small map's title: which head it is. Not where its output lands in concat: the page asks that first."""
+    return _("head {head} of {heads}", head=head + 1, heads=result.settings.heads)
 
 
 def human_bytes(count: float) -> str:

@@ -57,8 +57,8 @@ MASK_ON_MEANS = N_("""
 **Mask on is what the model sees while it generates.** When a model writes, the next word does not exist
 yet: it can look only at the words already written. The causal mask gives training that view. Without it a
 model learns to read the answer off the next position, which it will not have when it writes. *Train it
-yourself* shows the consequence on a model that really learns: its training loss falls close to zero, and
-its writing falls apart.
+yourself* puts this to a model that really learns, once with the mask and once without: predict there what
+becomes of each model's losses and of its writing, then watch it train.
 """)
 
 PROOF_HOW = N_("""
@@ -82,8 +82,8 @@ vectors are still in V; they are multiplied by a weight of exactly 0, so they ad
 
 PEEK_FAILURES = N_("""
 **How it goes wrong**
-- *No causal mask, or the wrong triangle.* Training loss looks wonderful and generation is useless: the
-  model learned to read answers that do not exist when it writes. (Blocking the lower triangle instead
+- *No causal mask, or the wrong triangle.* The model learns to read answers that will not exist when it
+  writes: *Train it yourself* asks what that does to its losses. (Blocking the lower triangle instead
   leaves the future open and hides the past.)
 - *Zeroing weights after the softmax and stopping there.* Rows sum to less than 1, and the kept weights
   still carry the future through the softmax's denominator.

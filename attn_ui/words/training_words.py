@@ -52,8 +52,7 @@ EXPERIMENT_HOW = MappingProxyType({
         "**chance**, the loss of a model that knows nothing and spreads its guess evenly over the vocabulary, and "
         "the language's **true entropy**, the lowest loss a model can reach on average. The coloured lines are "
         "the models' losses, one colour a model, both on one scale; the generating loss is the dotted one. Watch "
-        "for a training loss that goes below the true entropy, and for the generating loss: does it follow the "
-        "training loss down, or stay up?"
+        "where each training loss ends next to the two levels, and whether each generating loss ends with it."
     ),
     "heads": N_(
         "A model learns sequences of random tokens in which a stretch repeats. Where the stretch starts and how "

@@ -6,6 +6,9 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import harness
+import pytest
+
+from attn_ui.quiz.bank import QUESTIONS
 
 
 def shown(page) -> dict[str, str]:
@@ -71,3 +74,95 @@ def test_back_on_the_scenes_retraces_exactly_the_steps_shown(server, page):
         page.go_back()
         harness.wait_for_app(page)
         assert scene_shown(page) == expected
+
+
+# --- one Back leaves a page: what a page writes on arriving replaces its entry ---------------------------------
+
+SIZES = pytest.mark.parametrize("size", [(390, 844), (1366, 768)], ids=["390x844", "1366x768"])
+SLOW_MS = 90_000
+
+
+def location(page) -> tuple[str, dict[str, str]]:
+    where = urlsplit(page.evaluate("location.href"))
+    return where.path, {k: v[-1] for k, v in parse_qs(where.query, keep_blank_values=True).items()}
+
+
+def settle(page) -> None:
+    harness.wait_for_app(page, timeout_ms=SLOW_MS)
+    harness.assert_no_exception(page)
+
+
+def sidebar_link(page, name: str) -> None:
+    expand = page.locator('[data-testid="stExpandSidebarButton"]')
+    if expand.count() and expand.is_visible():  # a phone starts with the sidebar closed
+        expand.click()
+    page.locator('[data-testid="stSidebar"] a').filter(has_text=name).first.click()
+    settle(page)
+
+
+def progress(page) -> str:
+    return page.locator('[data-testid="stProgress"]').inner_text().strip()
+
+
+@SIZES
+@pytest.mark.parametrize("link", ["Train_it_yourself", "Train_it_yourself?exp=mask", "Check_yourself",
+                                  "Check_yourself?section=causal"])
+def test_one_back_leaves_a_page_opened_at_its_defaults(server, new_page, size, link):
+    """The tester's case: `?exp=mask` and `?section=causal` were pushed as a second entry, so Back took two presses."""
+    page = new_page(*size)
+    page.goto("about:blank")
+    page.goto(server.url + link, timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    assert location(page)[1] == {}, "keys at their default are left out of the address"
+    assert page.evaluate("history.length") == 2
+    page.go_back()
+    page.wait_for_function("() => location.href === 'about:blank'", timeout=10_000)
+
+
+@SIZES
+def test_a_lesson_opened_from_the_sidebar_writes_the_sessions_answer_in_place(server, new_page, size):
+    """Answered on Check yourself, then the lesson from the sidebar: its address shows the answer at once (a reload
+    keeps it), in the entry the browser made for the page, so one Back returns to Check yourself."""
+    page = new_page(*size)
+    page.goto(server.url + "Check_yourself?section=padding", timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    page.locator('.st-key-quiz-pad-one-open-cell [data-testid="stRadioOption"]').first.click()
+    settle(page)
+    entries = page.evaluate("history.length")
+    sidebar_link(page, "2 · The padding mask")
+    page.wait_for_function("() => location.search.includes('answer=a')", timeout=10_000)
+    assert location(page) == ("/Padding_mask", {"answer": "a"})
+    assert page.evaluate("history.length") == entries + 1, "the page's own entry, rewritten: no second one"
+    assert page.locator(".st-key-quiz-pad-one-open-cell input:checked").count() == 1
+    page.go_back()
+    settle(page)
+    assert location(page)[0] == "/Check_yourself"
+
+
+@SIZES
+def test_start_again_is_undone_by_back_and_redone_by_forward(server, new_page, size):
+    page = new_page(*size)
+    page.goto(server.url + "Check_yourself", timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    total = len(QUESTIONS)
+    page.locator(".st-key-quiz-causal-masked-count [data-testid='stRadioOption']").filter(has_text="15").click()
+    settle(page)
+    answered = location(page)
+    assert progress(page) == f"1 of {total} answered · 1 right on the first try" and "answers" in answered[1]
+    page.get_by_role("button", name="Start again").click()
+    popover = page.locator('[data-testid="stPopoverBody"]')
+    assert "The browser's Back button brings them back." in popover.inner_text()
+    assert "cannot be undone" not in popover.inner_text()
+    page.get_by_role("button", name="Clear every section").click()
+    settle(page)
+    assert progress(page) == f"0 of {total} answered · 0 right on the first try"
+    assert location(page) == ("/Check_yourself", {})
+    page.go_back()
+    settle(page)
+    assert location(page) == answered and progress(page) == f"1 of {total} answered · 1 right on the first try"
+    assert page.locator(".st-key-quiz-causal-masked-count input:checked").count() == 1
+    page.go_forward()
+    settle(page)
+    assert location(page) == ("/Check_yourself", {}) and progress(page) == f"0 of {total} answered · 0 right on the "\
+        "first try"
+    assert page.locator(".st-key-quiz-causal-masked-count input:checked").count() == 0

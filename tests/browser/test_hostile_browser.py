@@ -13,7 +13,7 @@ import pytest
 
 from attn_core import Settings, compute
 from attn_ui.widgets.lang import LANG_JS
-from attn_ui.widgets.look import TOUCH_JS
+from attn_ui.widgets.look import ROW_JS, TOUCH_JS
 from attn_ui.words.explain import kpi_values
 
 OPEN_MS = 90_000  # a fresh server's first page on a busy 2-core machine can take over 30 s
@@ -37,20 +37,24 @@ NASTY_QUERIES = [
 ]  # fmt: skip
 
 # Elements that would exist only if user text had been turned into markup somewhere in the app's body.
-# the app's own scripts, constants (phone taps and the sidebar; the document's language), the only scripts allowed on
-# a page, each matched by its id and its whole text
-def _script(html: str, name: str) -> str:
-    return html.strip().split("</script>")[0].removeprefix(f'<script id="{name}">').strip()
 
 
-OWN_SCRIPTS = {"attn-touch": _script(TOUCH_JS, "attn-touch"), "attn-lang": _script(LANG_JS, "attn-lang")}
+def _script(html: str) -> tuple[str, str]:
+    """(id, text) of the one <script> in a constant of the app's."""
+    opening, rest = html.strip().split(">", 1)
+    return opening.split('id="')[1].split('"')[0], rest.split("</script>")[0].strip()
+
+
+# the app's own scripts (constants: phone taps and the sidebar, the Lab's row sentence, the language of the
+# document), the only scripts allowed on a page, each by its id and its exact text
+OWN_SCRIPTS = dict(map(_script, (TOUCH_JS, ROW_JS, LANG_JS)))
 _MARKUP_FOUND = """
 (ownScripts) => {
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
   const found = [];
   const bad = 'script, svg[onload], img[src="x"], a[href^="javascript"], [onerror], [onload], iframe, .katex';
   for (const el of main.querySelectorAll(bad)) {
-    if (el.matches("script") && ownScripts[el.id] === el.textContent.trim()) continue;  // the app's own, unchanged
+    if (el.matches("script[id]") && ownScripts[el.id] === el.textContent.trim()) continue;  // a constant of ours
     found.push(el.outerHTML.slice(0, 120));
   }
   for (const el of main.querySelectorAll('b, strong, em, i, u, s, del, code')) {

@@ -88,6 +88,35 @@ def test_clicking_a_cell_selects_and_explains_its_row(server, page):
     assert layout_shapes and layout_shapes[0]["y0"] == pytest.approx(1.5)
 
 
+IN_VIEW = """(selector) => { const box = document.querySelector(selector).getBoundingClientRect();
+  return [box.top, box.bottom, window.innerHeight]; }"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 720), (390, 844)], ids=["1366x768", "1280x720", "390x844"])
+def test_a_clicked_rows_sentence_is_in_view_and_so_is_the_row(server, new_page, size):
+    """A laptop put the sentence under the map below the fold (y 829 at 1366x768): after the click it is scrolled
+    just into view, with the clicked row still on screen; a phone keeps it pinned to the bottom."""
+    page = new_page(*size)
+    harness.open_app(page, server, "causal=1")
+    settle(page)
+    sentence = ".st-key-lab-panel .st-key-map-row"
+    top, bottom, height = page.evaluate(IN_VIEW, sentence)
+    if size[0] > 640:
+        assert bottom > height, f"the test needs the sentence below the fold before the click ({bottom} <= {height})"
+    click_cell(page, 2, 1)
+    settle(page)
+    page.wait_for_function("(s) => document.querySelector(s).innerText.includes('starts (query 3)')", arg=sentence)
+    page.wait_for_function("""(s) => { const box = document.querySelector(s).getBoundingClientRect();
+                                       return box.top >= 0 && box.bottom <= window.innerHeight + 1; }""", arg=sentence,
+                           timeout=5_000)
+    row_top, row_bottom = page.evaluate("""() => {
+      const gd = document.querySelector('.st-key-lab-panel .js-plotly-plot');
+      const box = gd.getBoundingClientRect(), ya = gd._fullLayout.yaxis;
+      return [box.top + ya._offset + ya.l2p(2.5), box.top + ya._offset + ya.l2p(1.5)].sort((a, b) => a - b); }""")
+    assert row_top >= 0 and row_bottom <= size[1], "the clicked row stays on screen"
+    assert address(page).get("row") == "3"
+
+
 def test_a_copied_address_shows_the_identical_state_in_a_new_session(server, new_page):
     first = new_page()
     harness.open_app(first, server, "causal=1&heads=4&view=2&p=0.5&pad=6&roll=3")

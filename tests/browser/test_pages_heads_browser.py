@@ -58,6 +58,9 @@ def test_many_heads_draws_the_core_heads_explains_a_bad_head_count_and_links_to_
     errors = harness.collect_page_errors(page)
     open_page(page, server, "Many_heads")
     result = compute(Settings(causal=True, heads=4))
+    assert chart_count(page) == 5, "four maps and W_o: concat waits in the fold until the question is answered"
+    page.locator(".st-key-quiz-heads-start-column [data-testid='stRadioOption']").filter(has_text="Column 3").click()
+    settle(page)
     assert chart_count(page) == 6
     for head in range(4):
         z = grid(harness.plotly_data(page, head)[0])
@@ -95,6 +98,8 @@ def test_many_heads_draws_the_core_heads_explains_a_bad_head_count_and_links_to_
 def test_shapes_memory_follows_the_sliders(server, page):
     open_page(page, server, "Shapes_and_memory")
     page.get_by_text("The memory against T", exact=False).first.click()  # the fold holds the answer and its sliders
+    harness.wait_for_app(page)
+    page.get_by_role("button", name="Show it without answering").click()  # drawn once answered, or skipped
     harness.wait_for_app(page)
     float32, bf16, chosen = harness.plotly_data(page, 0)
     lengths = [2**k for k in range(7, 18)]

@@ -96,7 +96,7 @@ def test_pad_first_word_padded_with_the_mask_on_leaves_an_empty_row(server, page
 
 def test_drop_reroll_moves_training_and_leaves_inference_alone(server, page):
     errors = harness.collect_page_errors(page)
-    open_page(page, server, "Dropout")
+    open_page(page, server, "Dropout?answer=a")  # answered: the re-rolls' chart in its fold is drawn
     training = compute(Settings(dropout=0.5))
     np.testing.assert_allclose(map_weights(page), training.weights[0], atol=5e-7)
     assert harness.metrics(page)["Survivors ×"] == "2.00"

@@ -65,3 +65,46 @@ def test_answer_one_question_follow_its_lab_link_come_back_and_reset(server, pag
     assert progress(page) == f"0 of {len(QUESTIONS)} answered · 0 right on the first try"
     harness.assert_no_exception(page)
     assert errors == []
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1366, 768)], ids=["390x844", "1366x768"])
+def test_a_fold_opened_before_its_question_asks_first_and_a_skip_counts_as_unanswered(server, new_page, size):
+    """The tester's case: lesson 3's fold opened with one click before any answer, and nothing noted the skip."""
+    page = new_page(*size)
+    errors = harness.collect_page_errors(page)
+    page.goto(server.url + "Dropout", timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    box = page.locator(".st-key-quiz-dropout-rescale")
+    fold = page.locator('[data-testid="stExpander"]').filter(has_text="(answer the question above first)")
+    charts = page.locator('[data-testid="stPlotlyChart"]').count()
+    fold.locator("summary").click()
+    harness.wait_for_app(page)
+    said = fold.inner_text()
+    assert "Pick your prediction in the question above" in said and "on average" not in said
+    assert fold.locator('[data-testid="stPlotlyChart"]').count() == 0, "no chart of the answer, even in the page"
+    fold.get_by_role("button", name="Show it without answering").click()
+    harness.wait_for_app(page, timeout_ms=SLOW_MS)
+    opened = page.locator('[data-testid="stExpander"]').filter(has_text="Why the rescale matters")
+    assert opened.locator("details").get_attribute("open") is not None
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == charts + 1, "the re-rolls' chart, now drawn"
+    assert "You skipped this prediction to see the answer" in box.inner_text()
+    assert not box.locator("input:checked").count()
+    assert "answer=-" in page.evaluate("location.search")
+
+    expand = page.locator('[data-testid="stExpandSidebarButton"]')
+    if expand.is_visible():
+        expand.click()
+    page.locator('[data-testid="stSidebar"] a').filter(has_text="Check yourself").first.click()
+    harness.wait_for_app(page, timeout_ms=SLOW_MS)
+    assert progress(page) == f"0 of {len(QUESTIONS)} answered · 0 right on the first try", "a skip is unanswered"
+    page.get_by_role("radiogroup", name="Section").get_by_role("radio", name="Dropout").click()
+    harness.wait_for_app(page)
+    question = BY_ID["dropout-rescale"]
+    asked = page.locator(f".st-key-quiz-{question.id}")
+    assert "You skipped this prediction to see the answer" in asked.inner_text()
+    asked.locator('[data-testid="stRadioOption"]').nth(question.answer).click()
+    harness.wait_for_app(page)
+    assert progress(page) == f"1 of {len(QUESTIONS)} answered · 0 right on the first try"
+    assert "does not count as right on the first try" in asked.inner_text()
+    harness.assert_no_exception(page)
+    assert errors == []

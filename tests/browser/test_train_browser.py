@@ -35,8 +35,11 @@ def curves(page, index: int = 0) -> dict[str, list[float]]:
 
 
 def open_fold(page) -> None:
-    """Open the preset's folded run (it waits behind the predict-first question), as a student may at any time."""
+    """Open the preset's folded run (it waits behind the predict-first question) without predicting, as a student
+    may at any time: the fold asks for the prediction first, and "Show it without answering" skips it."""
     page.locator('[data-testid="stExpander"] summary', has_text="The precomputed run").first.click()
+    settle(page)
+    page.get_by_role("button", name="Show it without answering").click()
     settle(page)
 
 

@@ -1,10 +1,13 @@
-"""Ask before telling: on each lesson page, nothing drawn above a predict-first question states its answer.
+"""Ask before telling: on each lesson page, nothing drawn above a predict-first question, or right below it, states
+its answer; and no lesson states the answer to a question a later lesson asks.
 
 For every question a lesson asks inline, its answer's key facts are declared below (the words or numbers that
 would give it away). The page is run in AppTest with nothing answered, its elements are walked in the order the
-page draws them, and every text, table and chart before the question (a folded answer, an expander, is not
-read: it is closed until the question is answered) must hold none of them. Some questions also forbid any
-chart above them, when a chart alone shows the answer (page 2's map shows row 1's one open cell).
+page draws them, and every text, table and chart before the question must hold none of them; so must everything
+from the question to the end of its answer fold, which (closed) holds only the request to predict and the skip: an
+expander's content is in the page even while it is closed. Some questions also forbid any chart above them, when a
+chart alone shows the answer (page 2's map shows row 1's one open cell: it is drawn after the question, as the page
+to explore once the prediction is made, and has no fold).
 """
 
 from __future__ import annotations
@@ -25,23 +28,35 @@ class Asked:
     question: str
     facts: tuple[str, ...]  # what would give the answer away, matched without regard to case
     no_chart_before: bool = False
+    folded: bool = True  # what answers it waits in an answer fold right under the question
+    notation: tuple[str, ...] = ()  # symbols that give it away above the question on its own page: below it they
+    # are what the student reads once the prediction is made, and an earlier lesson teaches them as its own matter
 
 
 ASKED = (
     Asked("pages/1_Peeking_and_the_causal_mask.py", "pad-zero-trap",
-          ("29%", "0.29", "3.46", "still gets weight", "weight e⁰", "e⁰ = 1 out of")),
+          ("29%", "0.29", "3.46", "still gets weight", "weight e⁰", "e⁰ = 1 out of", "but hands")),
     Asked("pages/2_Padding_mask.py", "pad-one-open-cell",
-          ("only at word 1", "only at itself", "one open cell", "row 1 may", "row 1 always"), no_chart_before=True),
-    Asked("pages/3_Dropout.py", "dropout-rescale", ("on average", "sums to about 1", "mean row sum", "mean of")),
+          ("only at word 1", "only at itself", "one open cell", "row 1 may", "row 1 always"), no_chart_before=True,
+          folded=False),
+    Asked("pages/3_Dropout.py", "dropout-rescale", ("on average", "sums to about 1", "mean row sum over", "mean of")),
     Asked("pages/4_Many_heads.py", "heads-start-column",
-          ("column 3", "columns 3", "begin at", "(n − 1)", "fills columns")),
+          ("column 3", "columns 3", "begin at", "(n − 1)", "fills columns", "concat columns", "→ columns")),
     Asked("pages/5_Shapes_and_memory.py", "shapes-double-context",
-          ("B·h·T·T", "T·T", "T²", "T, T)", "four times", "4 times", "square")),
+          ("four times", "4 times", "square law", "T appears twice", "factor of 4"),
+          notation=("B·h·T·T", "T·T", "T²", "T, T)")),  # lesson 4 counts h·T² scores; lesson 5's shape path shows them
+    Asked("pages/7_Train_it_yourself.py", "train-mask-off-zero",
+          ("close to zero", "near zero", "falls to zero", "looks wonderful", "goes below the true entropy")),
 )
+LESSONS = ("pages/1_Peeking_and_the_causal_mask.py", "pages/2_Padding_mask.py", "pages/3_Dropout.py",
+           "pages/4_Many_heads.py", "pages/5_Shapes_and_memory.py", "pages/6_One_row_by_hand.py",
+           "pages/7_Train_it_yourself.py")  # in reading order
 
 
 def _texts(node) -> list[str]:
     """The text of one element as the student reads it (a chart: its titles, labels and cell text)."""
+    if node.type == "html":
+        return []  # the app's own scripts and styles: nothing a student reads
     if node.type == "plotly_chart":
         return [json.dumps(json.loads(node.proto.spec)["data"] + [json.loads(node.proto.spec)["layout"]],
                            ensure_ascii=False)]
@@ -58,39 +73,95 @@ def _texts(node) -> list[str]:
     return found
 
 
+def drawn(at: AppTest) -> list[tuple[object, str]]:
+    """Every element of the page in the order it is drawn (depth first), with its key ('' for none)."""
+    found = []
+
+    def walk(node) -> None:
+        found.append((node, getattr(node, "key", None) or getattr(getattr(node, "proto", None), "id", "") or ""))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at.main)
+    return found
+
+
+def _is_question(key: str, question_id: str) -> bool:
+    return key == f"quiz.w.{question_id}" or key.endswith(f"quiz.w.{question_id}")
+
+
 def before_question(at: AppTest, question_id: str) -> tuple[list[str], int]:
-    """Every text drawn before the question's radio (closed expanders skipped), and how many charts."""
-    key = f"quiz.w.{question_id}"
-    texts: list[str] = []
-    charts = 0
+    """Every text drawn before the question's radio, and how many charts."""
+    elements = drawn(at)
+    ends = [i for i, (__, key) in enumerate(elements) if _is_question(key, question_id)]
+    assert ends, f"{question_id} was not drawn"
+    above = [node for node, __ in elements[: ends[0]]]
+    return [t for node in above for t in _texts(node)], sum(node.type == "plotly_chart" for node in above)
 
-    def walk(node) -> bool:  # True once the question is reached
-        nonlocal charts
-        if getattr(node, "key", None) == key or getattr(getattr(node, "proto", None), "id", "").endswith(key):
-            return True
-        if node.type == "expandable":
-            return False  # a folded answer: closed until the question is answered
-        if node.type == "plotly_chart":
-            charts += 1
-        texts.extend(_texts(node))
-        return any(walk(child) for child in getattr(node, "children", {}).values())
 
-    assert walk(at.main), f"{question_id} was not drawn"
-    return texts, charts
+def right_below_question(at: AppTest, question_id: str) -> list[str]:
+    """Every text from the question to the end of its answer fold (the fold with the question's skip button)."""
+    elements = drawn(at)
+    start = next(i for i, (__, key) in enumerate(elements) if _is_question(key, question_id))
+    skip = next(i for i, (node, key) in enumerate(elements) if key == f"quiz.skip.{question_id}")
+    fold_end = skip + 1
+    while fold_end < len(elements) and elements[fold_end][0].type != "expander" \
+            and _inside_fold(elements, skip, fold_end):
+        fold_end += 1
+    return [t for node, __ in elements[start + 1: fold_end] for t in _texts(node)]
+
+
+def _inside_fold(elements, skip: int, index: int) -> bool:
+    """Is element `index` still inside the expander that holds the skip button at `skip`?"""
+    fold = next(node for node, __ in reversed(elements[:skip]) if node.type == "expander")
+    node = elements[index][0]
+    return any(child is node for child in _descendants(fold))
+
+
+def _descendants(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _descendants(child)
+
+
+def told(texts: list[str], asked: Asked, above: bool = False) -> list[str]:
+    said = "\n".join(text.replace(BY_ID[asked.question].prompt, "") for text in texts).lower()  # not the question
+    return [fact for fact in asked.facts + (asked.notation if above else ()) if fact.lower() in said]
+
+
+def unanswered(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    return checked(at.switch_page(page).run())
 
 
 @pytest.mark.parametrize("asked", ASKED, ids=[a.question for a in ASKED])
 def test_nothing_above_a_question_gives_its_answer(asked):
     assert asked.question in BY_ID
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at = checked(at.switch_page(asked.page).run())
+    at = unanswered(asked.page)
     texts, charts = before_question(at, asked.question)
-    above = "\n".join(text.replace(BY_ID[asked.question].prompt, "") for text in texts).lower()  # not the question
-    assert len(above) > 200, "the page says something before its question"
-    told = [fact for fact in asked.facts if fact.lower() in above]
-    assert not told, f"{asked.page} tells {told} before asking {asked.question}"
+    assert len("\n".join(texts)) > 200, "the page says something before its question"
+    assert not told(texts, asked, above=True), \
+        f"{asked.page} tells {told(texts, asked, above=True)} before asking {asked.question}"
     if asked.no_chart_before:
         assert charts == 0, f"{asked.page} draws {charts} chart(s) before asking {asked.question}"
+
+
+@pytest.mark.parametrize("asked", [a for a in ASKED if a.folded], ids=[a.question for a in ASKED if a.folded])
+def test_right_below_a_question_its_closed_fold_asks_for_the_prediction_and_tells_nothing(asked):
+    at = unanswered(asked.page)
+    below = right_below_question(at, asked.question)
+    assert "Show it without answering" in below, "the fold right under the question offers the skip"
+    assert not told(below, asked), f"{asked.page} tells {told(below, asked)} right below {asked.question}"
+
+
+@pytest.mark.parametrize("asked", [a for a in ASKED if a.page != LESSONS[0]],
+                         ids=[a.question for a in ASKED if a.page != LESSONS[0]])
+def test_no_earlier_lesson_gives_a_later_lessons_answer(asked):
+    """Lesson 1 told what the unmasked model's training loss does, which lesson 7 then asked: a student reading in
+    order met the answer first. Every lesson before the asking one is read whole, nothing answered."""
+    for page in LESSONS[: LESSONS.index(asked.page)]:
+        texts = [t for node, __ in drawn(unanswered(page)) for t in _texts(node)]
+        assert not told(texts, asked), f"{page} tells {told(texts, asked)}, which {asked.page} asks later"
 
 
 @pytest.mark.parametrize("asked", ASKED, ids=[a.question for a in ASKED])

@@ -9,6 +9,7 @@ from urllib.parse import parse_qs
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attn_core.query import LETTERS
 from attn_ui.quiz.bank import QUESTIONS, SECTIONS, Question, feedback, in_section
 from attn_ui.words.export import lab_query
 
@@ -261,3 +262,49 @@ def test_inline_question_shares_the_answers():
     assert feedback(question, 0).verdict in errors(at)
     assert at.session_state["quiz.answers"] == {"pad-broadcast": 0}
     assert at.session_state["quiz.first"] == {"pad-broadcast": 0}
+
+
+# --- the address: defaults left out, the arrival written in place, Start again honest about Back --------------
+
+
+def written_in_place(at: AppTest) -> bool:
+    """Did this run write the address in place (history.replaceState), not as a new entry?"""
+    def keys(node):
+        yield getattr(node, "key", None) or ""
+        for child in getattr(node, "children", {}).values():
+            yield from keys(child)
+    return any(key.startswith("attn-replace-") for key in keys(at.main))
+
+
+def test_the_first_section_is_left_out_of_the_address():
+    at = open_quiz()
+    assert dict(at.query_params) == {} and not written_in_place(at), "a bare link: nothing to write, no entry"
+    show(at, "padding")
+    assert dict(at.query_params) == {"section": "padding"} and not written_in_place(at)
+    show(at, "causal")
+    assert dict(at.query_params) == {}
+
+
+def test_a_link_to_the_first_section_is_tidied_in_place():
+    at = open_quiz(section="causal")
+    assert at.segmented_control(key="quiz.pick").value == "causal"
+    assert dict(at.query_params) == {} and written_in_place(at), "the link's default key goes, with no new entry"
+
+
+def test_a_bare_link_keeps_the_sessions_answers_and_writes_them_in_place():
+    at = open_quiz()
+    question = in_section("causal")[0]
+    answer(at, question, question.answer)
+    at.switch_page("app.py").run()
+    at.query_params.clear()
+    at.switch_page(PAGE).run()
+    ok(at)
+    assert progress_text(at) == f"1 of {TOTAL} answered · 1 right on the first try"
+    assert at.query_params["answers"] == LETTERS[question.answer] and written_in_place(at)
+
+
+def test_start_again_says_that_back_brings_the_answers_back():
+    at = open_quiz()
+    said = " ".join(m.value for m in at.markdown)
+    assert "cannot be undone" not in said
+    assert "The browser's Back button brings them back." in said

@@ -12,7 +12,7 @@ from attn_core.lessons import masks as lessons
 from attn_ui.figures import maps, plotly_fast
 from attn_ui.figures import mask_charts as mf
 from attn_ui.words import mask_words
-from tests.apptest_helpers import APP, array, checked, metrics, rerun, specs
+from tests.apptest_helpers import APP, array, checked, metrics, rerun, seed_answers, specs
 
 ROOT = Path(__file__).resolve().parents[2]
 PEEK = "pages/1_Peeking_and_the_causal_mask.py"
@@ -21,9 +21,14 @@ DROP = "pages/3_Dropout.py"
 PEEK_SETTINGS = Settings(causal=True, d_model=4)
 
 
-def open_page(page: str) -> AppTest:
-    """Start from the Lab (the pages' Try-it links point at it), then switch to the page."""
-    return checked(AppTest.from_file(APP, default_timeout=30).run().switch_page(page).run())
+def open_page(page: str, predicted: bool = True) -> AppTest:
+    """Start from the Lab (the pages' Try-it links point at it), then switch to the page; `predicted`: with the
+    lessons' predict-first questions answered, so what answers them is drawn (tests/pages/test_ask_before_telling.py
+    looks at a page before its answer)."""
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    if predicted:
+        seed_answers(at)
+    return checked(at.switch_page(page).run())
 
 
 def text(at: AppTest) -> str:

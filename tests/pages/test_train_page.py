@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core.training import PRESETS, run
 from attn_core.training.choices import TrainChoice, coerce, preset_choice
+from attn_ui.quiz.bank import BY_ID
 from attn_ui.views.training_runs import RunBoard
 from attn_ui.words import training_words as words
 from attn_ui.words.scenes import SCENES, TRAINING_SCENES
@@ -21,21 +22,27 @@ from tests.apptest_helpers import APP, checked, metrics
 PAGE = "pages/7_Train_it_yourself.py"
 
 
-def open_page(**query: str) -> AppTest:
-    """The Lab first (the sidebar's page links need the entry file), then page 7 with these URL keys."""
+def open_page(predicted: bool = True, **query: str) -> AppTest:
+    """The Lab first (the sidebar's page links need the entry file), then page 7 with these URL keys; `predicted`:
+    then the preset's predict-first question answered (right), which unfolds its run."""
     at = AppTest.from_file(APP, default_timeout=60)
     checked(at.run())
     for key, value in query.items():
         at.query_params[key] = value
-    return checked(at.switch_page(PAGE).run())
+    checked(at.switch_page(PAGE).run())
+    question = BY_ID[words.VERDICT_QUESTIONS[at.session_state["train.choice"].experiment]]
+    if predicted and at.session_state["train.choice"].is_preset:
+        checked(at.radio(key=f"quiz.w.{question.id}").set_value(question.answer).run())
+    return at
 
 
 def texts(at: AppTest) -> str:
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info])
 
 
-def url(at: AppTest) -> dict[str, str]:
-    values = {key: at.query_params[key] for key in at.query_params}
+def url(at: AppTest, answers: bool = False) -> dict[str, str]:
+    """The address; the answers (`answer`) only with `answers`: most tests are about the choice's keys."""
+    values = {key: at.query_params[key] for key in at.query_params if answers or key != "answer"}
     return {key: value if isinstance(value, str) else value[-1] for key, value in values.items()}
 
 
@@ -46,6 +53,7 @@ def table_rows(at: AppTest, index: int = 0) -> list[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def mask_page() -> AppTest:
+    """The mask preset, its question answered."""
     return open_page()
 
 
@@ -59,20 +67,29 @@ def texts_in(node) -> str:
     return "\n".join(m.value for m in node.markdown) + "\n" + "\n".join(c.value for c in node.caption)
 
 
-def test_the_mask_preset_asks_first_then_shows_both_models_on_one_scale(mask_page):
-    at = mask_page
+def test_the_mask_preset_asks_first_and_draws_nothing_of_its_run_before_the_answer():
+    at = open_page(predicted=False)
     shipped = PRESETS["mask"].shipped()
     box = fold(at, words.PRESET_FOLD)
     assert box.proto.expanded is False, "the run is the answer: folded until the question is answered"
-    assert metrics(at) == words.mask_tiles(shipped.masked)
-    verdict = words.mask_verdict(shipped)
-    assert verdict in texts_in(box)
-    outside = [m.value for m in at.markdown if m.value not in {x.value for x in box.markdown}]
-    assert verdict not in outside and at.radio(key="quiz.w.train-mask-off-zero").value is None
-    assert words.page_task(preset_choice("mask"), shipped) in texts_in(box), "the task asks about the folded run"
+    assert box.label == f"{words.PRESET_FOLD} (answer the question above first)"
+    assert not metrics(at) and not at.get("plotly_chart"), "a closed fold's content is in the page: none is drawn"
+    assert words.mask_verdict(shipped) not in texts(at) and at.radio(key="quiz.w.train-mask-off-zero").value is None
+    assert [b.key for b in box.button] == ["quiz.skip.train-mask-off-zero"], "the fold offers the skip, on purpose"
     assert words.PRESET_SHOWN in texts(at)
-    assert url(at) == {"exp": "mask"}
+    assert url(at, answers=True) == {}, "the first experiment at its preset: a bare address"
     assert at.button(key="train.go").disabled is False and at.button(key="train.stop").disabled is True
+
+
+def test_the_answered_mask_preset_shows_both_models_on_one_scale(mask_page):
+    at = mask_page
+    shipped = PRESETS["mask"].shipped()
+    box = fold(at, words.PRESET_FOLD)
+    assert box.proto.expanded is True
+    assert metrics(at) == words.mask_tiles(shipped.masked)
+    assert words.mask_verdict(shipped) in texts_in(box)
+    assert words.page_task(preset_choice("mask"), shipped) in texts_in(box), "the task asks about the folded run"
+    assert url(at, answers=True) == {"answer": "a"}, "the answer is in the address: a reload keeps it"
     (chart,) = at.get("plotly_chart")
     spec = json.loads(chart.proto.spec)
     names = [trace["name"] for trace in spec["data"]]
@@ -85,7 +102,7 @@ def test_the_mask_preset_asks_first_then_shows_both_models_on_one_scale(mask_pag
 
 
 def test_answering_the_question_opens_the_run_and_its_verdict():
-    at = open_page()
+    at = open_page(predicted=False)
     checked(at.radio(key="quiz.w.train-mask-off-zero").set_value(1).run())  # a wrong guess is still a guess
     box = fold(at, words.PRESET_FOLD)
     assert box.proto.expanded is True and box.label == words.PRESET_FOLD
@@ -102,7 +119,7 @@ def test_the_mask_switch_picks_the_tiles_model_and_writes_the_url(mask_page):
     checked(at.toggle(key="train.show").set_value(False).run())
     shipped = PRESETS["mask"].shipped()
     assert metrics(at) == words.mask_tiles(shipped.unmasked)
-    assert url(at) == {"exp": "mask", "show": "off"}
+    assert url(at) == {"show": "off"}
     assert all(sample in texts(at) for sample in [words.samples_markdown(shipped, shipped.unmasked)])
     assert words.tiles_heading(shipped.unmasked) in texts(at)
     assert len(json.loads(at.get("plotly_chart")[0].proto.spec)["data"]) == 6, "the chart keeps both models"
@@ -139,10 +156,10 @@ def test_the_dropout_preset_says_honestly_that_the_gap_stays():
     ({"exp": "dropout", "p": "0.5,0.7"}, coerce("dropout", rates=(0.5,))[0]),
 ])
 def test_a_bad_link_gets_a_note_and_a_valid_state(query, expected):
-    at = open_page(**query)
+    at = open_page(predicted=False, **query)
     assert at.info, "a fixed link must say what changed"
     assert at.session_state["train.choice"] == expected
-    assert url(at) == expected.to_query()
+    assert url(at) == {key: value for key, value in expected.to_query().items() if (key, value) != ("exp", "mask")}
 
 
 def test_a_custom_choice_says_how_long_it_will_take_then_trains_the_cores_own_run():
