@@ -23,6 +23,8 @@ def lab() -> None:
     incoming = state.current_settings()
     on = projector.projector_on()
     projector.whole_page_follows(on)
+    if not on:  # the way back to a scene goes first, above the controls: a phone shows it before anything else
+        scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))
     layout = projector.lab_layout(on)
     with layout.controls:
         projector.projector_switch()
@@ -31,8 +33,9 @@ def lab() -> None:
         settings, notes = lab_controls(incoming)
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
-    with layout.notes:
-        scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab
+    if on:  # the projector's wide board: at the top of the map's column, the first thing the lecturer's eye meets
+        with layout.notes:
+            scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))
     view = {**projector.view_keys(row, layout.projector), **lang.url_view(), "scene": scene, **lesson_view(),
             **lecture_view()}
     with layout.notes:

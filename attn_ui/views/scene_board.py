@@ -117,12 +117,22 @@ def draw(scene: Scene, result: Result, room: bool = False) -> None:
     BOARDS[scene.kind](scene, result, room)
 
 
+CHEAT_LESSON = "pages/1_Peeking_and_the_causal_mask.py"  # where the position-copying head of the "cheat" scenes is
+
+
 def links(scene: Scene, number: int, big: bool) -> None:
     """"Open in the Lab" (the scene's state, with a way back to it) and the page's projector switch, in one row that
-    covers nothing."""
-    view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view()}
+    covers nothing. A "cheat" scene's head copies positions and is no Lab head: its link opens lesson 1, which shows
+    that very head, its mask switched as in the scene."""
     with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
-        lab_button(scene.settings, _("Open in the Lab"), **view)
+        if scene.kind == "cheat":
+            query = {**({"causal": "1"} if scene.settings.causal else {}), "scene": str(number),
+                     **({"mode": projector.PROJECTOR} if big else {}), **lang.url_view()}
+            st.page_link(CHEAT_LESSON, label=_("See this head in lesson 1"), icon=":material/school:",
+                         query_params=query)
+        else:
+            view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view()}
+            lab_button(scene.settings, _("Open in the Lab"), **view)
         projector.page_switch()
 
 
