@@ -204,6 +204,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         st.rerun(scope="app")  # the run has ended: the page draws its result, and Stop (drawn for a live run) again
     view = run.view() if run is not None else None
     result, trained_here = None, view is not None and view.status == "done"
+    estimated = None  # the status line's own sentence, to which the estimate is added once the page is drawn
     if trained_here:
         result = view.result
         status.caption(words.done_text(view.elapsed, len(run.watchers) > 1))
@@ -213,13 +214,26 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         result = cached_training(choice)
     elif choice.is_preset:
         result = PRESETS[choice.experiment].shipped()
-        status.caption(_(words.PRESET_SHOWN) + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+        estimated = (status.caption, _(words.PRESET_SHOWN))
     if result is None:
         if st.session_state.pop("train.stopped", False):
             st.info(_(words.STOPPED), icon=":material/stop_circle:")
         if view is None or view.status != "failed":  # a failed run keeps its message in the status line
-            status.markdown(_(words.NOT_RUN_YET) + " " + words.estimate_text(run_board().estimate(choice),
-                                                                              choice.models))
+            estimated = (status.markdown, _(words.NOT_RUN_YET))
+    known = run_board().known_estimate(choice) if estimated is not None else None
+    if estimated is not None:
+        write, sentence = estimated
+        write(sentence + " " + (_(words.ESTIMATING) if known is None else words.estimate_text(known, choice.models)))
+    _panel_body(choice, result, trained_here, show_masked, projector)
+    run_board().warm_up()  # once a server, after the first view is drawn: the presets' pace, for every later view
+    if estimated is not None and known is None:  # drawn first, filled in later: the first estimate of a model's
+        # shape times a few of its steps (seconds on a fresh server), which must not hold the question back
+        write(sentence + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+
+
+def _panel_body(choice: TrainChoice, result, trained_here: bool, show_masked: bool, projector: bool) -> None:
+    """The panel under its status line: the task, the result, or the question that asks before the result."""
+    if result is None:
         if not projector:
             st.caption(words.page_task(choice, None))  # nothing on screen yet: a prediction to make
     elif trained_here:

@@ -91,6 +91,7 @@ VERDICT_QUESTIONS = MappingProxyType({"mask": "train-mask-off-zero", "heads": "t
 PRESET_WHILE_WAITING = N_("Meanwhile: the precomputed run of this preset. The live run replaces it when its turn "
                           "comes.")
 NOT_RUN_YET = N_("This setting has not been trained on this server yet: press **Train**.")
+ESTIMATING = N_("Timing a few steps on this server, to say how long a run takes…")
 STOPPED = N_("Stopped. Nothing of this run is kept; press **Train** to start again.")
 CURVE_LABELS = MappingProxyType({"train": N_("training loss"), "held_out": N_("held-out loss"),
                                  "generating": N_("generating loss"), "repeat": N_("loss on the repeat")})
