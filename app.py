@@ -9,7 +9,7 @@ import streamlit as st
 
 if __name__ == "__main__":  # a page view; imported to find `app`, the file needs none of these (nor their caches)
     from attn_lang import _
-    from attn_ui.widgets import lang, panels, projector, share, state
+    from attn_ui.widgets import lang, panels, projector, share, state, theme
     from attn_ui.widgets.controls import lab_controls
     from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
     from attn_ui.widgets.look import apply_look
@@ -36,8 +36,8 @@ def lab() -> None:
     if on:  # the projector's wide board: at the top of the map's column, the first thing the lecturer's eye meets
         with layout.notes:
             scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))
-    view = {**projector.view_keys(row, layout.projector), **lang.url_view(), "scene": scene, **lesson_view(),
-            **lecture_view()}
+    view = {**projector.view_keys(row, layout.projector), **lang.url_view(), **theme.url_view(), "scene": scene,
+            **lesson_view(), **lecture_view()}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:

@@ -92,9 +92,8 @@ def _one_open_cell_row() -> int:
 ONE_OPEN_CELL = Question(
     id="pad-one-open-cell",
     section="padding",
-    prompt=N_("With the causal mask on, pad some of the last words of the 6-word sentence, none of them up to all but "
-    "the first (padding sits at the end of a sentence; the first word stays real). Which row always has exactly one "
-    "open cell?"),
+    prompt=N_("With the causal mask on, pad some of the last words of the 6-word sentence, but not the first word "
+    "(padding sits at the end of a sentence). Which row always has exactly one open cell?"),
     options=(
         Option(N_("Row 1 (the first word)")),
         Option(N_("Row 6 (the last word)"),

@@ -19,7 +19,7 @@ from attn_lang import _, number
 from attn_ui.figures import head_charts, layout, maps, mask_charts, plotly_fast
 from attn_ui.figures.maps import attention_map
 from attn_ui.views import train_view
-from attn_ui.widgets import lang, panels, projector
+from attn_ui.widgets import lang, panels, projector, theme
 from attn_ui.widgets.page import lab_button
 from attn_ui.words import mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, VALUE_COLUMN, Scene, value_givens
@@ -127,11 +127,12 @@ def links(scene: Scene, number: int, big: bool) -> None:
     with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
         if scene.kind == "cheat":
             query = {**({"causal": "1"} if scene.settings.causal else {}), "scene": str(number),
-                     **({"mode": projector.PROJECTOR} if big else {}), **lang.url_view()}
+                     **({"mode": projector.PROJECTOR} if big else {}), **lang.url_view(), **theme.url_view()}
             st.page_link(CHEAT_LESSON, label=_("See this head in lesson 1"), icon=":material/school:",
                          query_params=query)
         else:
-            view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view()}
+            view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view(),
+                    **theme.url_view()}
             lab_button(scene.settings, _("Open in the Lab"), **view)
         projector.page_switch()
 

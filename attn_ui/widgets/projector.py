@@ -13,7 +13,7 @@ import streamlit as st
 
 from attn_lang import _
 from attn_ui.figures import layout
-from attn_ui.widgets import lang, look, nav
+from attn_ui.widgets import lang, look, nav, theme
 
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
@@ -126,7 +126,8 @@ def back_to_scene(raw: str | None, count: int) -> str:
     the top of the page, where a phone shows it first. Returns the scene number kept in the address ('' for none)."""
     raw = scene_to_return_to(raw, count)
     if raw:
-        query = {"scene": raw, "reveal": "1", **({"mode": PROJECTOR} if is_on() else {}), **lang.url_view()}
+        query = {"scene": raw, "reveal": "1", **({"mode": PROJECTOR} if is_on() else {}), **lang.url_view(),
+                 **theme.url_view()}
         st.page_link(SCENES_PAGE, label=_("Back to scene {number}", number=int(raw)), icon=":material/slideshow:",
                      query_params=query)
     return raw
