@@ -372,16 +372,20 @@ def show_heads(result, projector: bool) -> None:
     board, notes = st.columns([1.3, 1], gap="medium")
     score = scores.get(picked, scores[strongest])
     layer, head = score.layer, score.head
-    selection = st.session_state.get("train.map_click")
-    points = selection.selection.points if selection else []
-    row = int(points[0]["y"]) if points and isinstance(points[0].get("y"), int | float) else None
+    rows = range(len(result.example))
+    if st.session_state.get(MAP_ROW_KEY) not in (None, *rows):
+        del st.session_state[MAP_ROW_KEY]  # a row of a longer example than this one
+    tokens = words.example_tokens(result)
+    with notes:  # the map's rows are ~10 px tall: a chooser with a full-size target reads any of them (WCAG 2.5.8)
+        row = st.selectbox(_(words.ROW_PICK), rows, index=None, key=MAP_ROW_KEY, placeholder=_(words.ROW_PICK_EMPTY),
+                           format_func=lambda query: f"{query + 1} {tokens[query]}")
     style = layout.LEARNED_PROJECTOR if projector else layout.LEARNED
     spec = charts.learned_map_spec(result, layer, head, row, style)
-    board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select="rerun", selection_mode="points",
+    board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select=_map_clicked, selection_mode="points",
                        config=download_config(f"learned-layer{layer}-head{head}"),
                        alt=words.map_alt(result, layer, head))
     with notes:
-        if row is not None and 0 <= row < len(result.example):
+        if row is not None:
             st.markdown(words.map_row_sentence(result, layer, head, row))
         if not projector:
             st.caption(_(words.MAP_HOW))
@@ -389,6 +393,18 @@ def show_heads(result, projector: bool) -> None:
             if box.open:
                 with box:
                     st.table(words.map_rows(result, layer, head))
+
+
+MAP_ROW_KEY = "train.map_row"  # the learned map's row put in words: chosen in its box, or by a click on the map
+
+
+def _map_clicked() -> None:
+    """A click on the learned map picks its row in the chooser too (one row, whichever way it was picked)."""
+    chart = st.session_state.get("train.map_click")
+    points = chart.selection.points if chart else []
+    picked = points[0].get("y") if points else None
+    if isinstance(picked, int | float):
+        st.session_state[MAP_ROW_KEY] = int(picked)
 
 
 def show_dropout(result, projector: bool) -> None:

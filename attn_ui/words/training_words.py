@@ -115,8 +115,11 @@ MAP_PICK = N_("Map of")
 MAP_HOW = N_(
     "The learned weights of one head on one held-out sequence, inference mode, drawn by the Lab's own map. "
     "Tokens are letters. Colour is the weight, from dark purple (none) to yellow (all of the row); grey cells are "
-    "the future the causal mask blocks. Click a row to read it."
+    "the future the causal mask blocks. Pick a row under **Row to read** (or click it on the map) to read it."
 )
+# Translators: the chooser of the learned map's query row whose weights are put in words
+ROW_PICK = N_("Row to read")
+ROW_PICK_EMPTY = N_("Pick a row, or click one on the map")
 MAP_TABLE = N_("The map as a table")
 DROPOUT_HEADING = N_("At the end of training")
 LEARNING_TABLE = N_("The numbers")
