@@ -12,6 +12,10 @@ from streamlit.testing.v1 import AppTest
 
 from attn_core import settings_from_query
 from attn_core.lessons import masks as mask_lessons
+from attn_core.training import PRESETS
+from attn_ui.views import train_view
+from attn_ui.widgets import controls
+from attn_ui.words import training_words
 from attn_ui.words.scenes import SCENES, scene_words
 from tests.apptest_helpers import APP, array, open_page, specs
 from tests.apptest_helpers import checked as ok
@@ -96,3 +100,37 @@ def test_lesson_one_without_a_scene_offers_no_way_back():
     assert not [label for label in links(lesson) if label.startswith("Back to scene")]
     bad = open_page(LESSON_ONE, scene="99")
     assert not [label for label in links(bad) if label.startswith("Back to scene")]
+
+
+# --- no silent failures (issue 40, item 6) -----------------------------------------------------------------------
+
+
+def test_a_paste_longer_than_the_box_takes_is_said_and_the_map_keeps_its_sentence():
+    lab = AppTest.from_file(APP, default_timeout=30)
+    ok(lab.run())
+    lab.session_state[controls.MORE_KEY] = True
+    ok(lab.run())
+    pasted = "word " * 199 + "ends"  # 999 characters
+    ok(lab.text_input(key=controls.widget_key("lab", "sentence")).set_value(pasted).run())
+    notes = [element.value for element in lab.warning]
+    assert any(f"at most {controls.SENTENCE_CHARS:,} characters; this text has 999" in note for note in notes), notes
+    assert lab.text_input(key=controls.widget_key("lab", "sentence")).value == pasted  # left to be edited, not dropped
+    assert "s" not in {key: lab.query_params[key] for key in lab.query_params}  # the map keeps the lesson's sentence
+
+
+def test_the_learned_map_row_is_chosen_in_a_box_or_by_a_click_on_the_map():
+    at = AppTest.from_file(APP, default_timeout=60)
+    ok(at.run())
+    at.query_params["exp"] = "heads"
+    ok(at.switch_page("pages/7_Train_it_yourself.py").run())
+    chooser = at.selectbox(key=train_view.MAP_ROW_KEY)
+    shipped = PRESETS["heads"].shipped()
+    assert chooser.value is None and list(chooser.options)[:2] == [
+        f"1 {training_words.example_tokens(shipped)[0]}", f"2 {training_words.example_tokens(shipped)[1]}"]
+    ok(chooser.set_value(5).run())
+    strongest = max(shipped.heads, key=lambda score: score.induction)
+    said = training_words.map_row_sentence(shipped, strongest.layer, strongest.head, 5)
+    assert said in [element.value for element in at.markdown]
+    learned = specs(at)[1]  # the curves, then the learned map
+    outline = learned["layout"]["shapes"][0]
+    assert outline["y0"] == 4.5 and outline["y1"] == 5.5  # the chosen row outlined on the map
