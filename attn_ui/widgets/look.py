@@ -141,7 +141,8 @@ button:not(:disabled) kbd { opacity: 1 !important; }
   padding-right: 0.5rem !important; }
 [data-testid="stCheckbox"] > label { min-height: 1.75rem !important; align-items: center !important; }
 /* a help icon's button was its 16 px icon: 26 px to hit, the negative margin keeping the line as it was */
-[data-testid="stTooltipIcon"] button { min-width: 26px !important; min-height: 26px !important; margin: -5px !important;
+[data-testid="stTooltipIcon"] button:has(> svg) { min-width: 26px !important; min-height: 26px !important;
+  margin: -5px !important;
   display: inline-flex !important; align-items: center !important; justify-content: center !important; }
 /* a code box's copy button only showed under a hovering pointer, so a phone had none: it shows at all times */
 [data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
@@ -208,10 +209,12 @@ PROJECTOR_SIZES = (
     (f'{MAIN} [data-testid="stRadio"] label p', "font-size", BODY),
     (f'{MAIN} input', "font-size", BODY),
     (f'{MAIN} kbd', "font-size", "1.1rem"),
-    ('[data-testid="stButtonGroup"] button', "min-height", "2.6rem"),
-    # the head counts keep their compact width (CSS above), so six of them fit the controls column
-    ('[data-testid="stButtonGroup"] button:not(:is(.st-key-lab-heads, .st-key-lab-view) button)', "min-width",
+    # (a help icon beside the group's label is a button too: it keeps its own size, look.py's target-size rules)
+    ('[data-testid="stButtonGroup"] button:not([data-testid="stTooltipIcon"] button:has(> svg))', "min-height",
      "2.6rem"),
+    # the head counts keep their compact width (CSS above), so six of them fit the controls column
+    ('[data-testid="stButtonGroup"] button:not(:is(.st-key-lab-heads, .st-key-lab-view) button, '
+     '[data-testid="stTooltipIcon"] button:has(> svg))', "min-width", "2.6rem"),
     ('[data-testid="stButtonGroup"] button p', "font-size", BODY),
     ('[data-testid="stSliderThumbValue"]', "font-size", BODY),
     # the value rides above the thumb: at BODY size it reached 18 px up into the slider's label; room for it where

@@ -52,8 +52,8 @@ def sidebar_nav() -> None:
     `lang` the app does not speak or a `theme` it does not know."""
     lang.document_language()
     theme.choose()
-    theme.document_theme()
     with st.sidebar:
+        theme.document_theme()  # a hidden mark: in the sidebar, where it takes no room from a page that must fit 720 px
         st.markdown(f"**{_(APP_NAME)}**")
         _links()
         lang.menu()
