@@ -9,7 +9,7 @@ import streamlit as st
 
 if __name__ == "__main__":  # a page view; imported to find `app`, the file needs none of these (nor their caches)
     from attn_lang import _
-    from attn_ui.widgets import lang, panels, projector, share, state
+    from attn_ui.widgets import lang, panels, projector, share, state, theme
     from attn_ui.widgets.controls import lab_controls
     from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
     from attn_ui.widgets.look import apply_look
@@ -23,19 +23,24 @@ def lab() -> None:
     incoming = state.current_settings()
     on = projector.projector_on()
     projector.whole_page_follows(on)
+    if not on:  # the way back to a scene goes first, above the controls: a phone shows it before anything else
+        scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))
     layout = projector.lab_layout(on)
     with layout.controls:
         projector.projector_switch()
         settings, notes = lab_controls(incoming)
-    if layout.projector:  # the sidebar is hidden: its pages and language in one menu, in the map's empty corner
-        with layout.panel, st.container(key="lab-pages"):
+    if on:  # the sidebar is hidden: its pages and language in one menu, at the top of the map's column, beside the
+        # way back to a scene when there is one (the first thing the lecturer's eye meets), else in the corner the
+        # map leaves empty, where it takes no height
+        back = projector.scene_to_return_to(incoming.view.get("scene"), len(SCENES))
+        with (layout.notes if back else layout.panel), st.container(
+                key="lab-pages-row" if back else "lab-pages", horizontal=True, vertical_alignment="center"):
+            scene = projector.back_to_scene(back, len(SCENES))
             page_menu()
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
-    with layout.notes:
-        scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))  # only when a scene opened the Lab
-    view = {**projector.view_keys(row, layout.projector), **lang.url_view(), "scene": scene, **lesson_view(),
-            **lecture_view()}
+    view = {**projector.view_keys(row, layout.projector), **lang.url_view(), **theme.url_view(), "scene": scene,
+            **lesson_view(), **lecture_view()}
     with layout.notes:
         panels.show_notes([*incoming.notes, *row_notes, *notes], layout.projector)
     with layout.tiles:

@@ -274,6 +274,8 @@ VIEW_KEYS = (
     ViewKey("mode", "every page", "`projector` for a lecture hall", "`projector`", "normal"),
     ViewKey("lang", "every page", "the language of the app's words (a language picked in the menu is kept here)",
             "`en`, `es`", "the browser's language, else `en`"),
+    ViewKey("theme", "every page", "the colours: light, dark, or the device's own setting (a theme picked in the "
+            "app is kept here)", "`light`, `dark`, `system`", "`system`"),
     ViewKey("scene", "Lecture scenes; on the Lab, the scene to go back to", "which scene is on screen, from 1",
             "`1`..the number of scenes", "`1`"),
     ViewKey("reveal", "Lecture scenes", "the scene's answer and board are showing, not only its question", "`0`/`1`",
@@ -323,7 +325,7 @@ def read_number_in_range(raw: str | None, key: str, low: int, high: int) -> tupl
 
 
 # the Lab's view keys (scene, lesson, room: ways back)
-LAB_VIEW_KEYS = frozenset({"row", "mode", "lang", "scene", "lesson", "room"})
+LAB_VIEW_KEYS = frozenset({"row", "mode", "lang", "theme", "scene", "lesson", "room"})
 
 
 def read_row(raw: str | None, length: int, key: str = "row") -> tuple[int | None, str | None]:

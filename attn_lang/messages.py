@@ -18,7 +18,7 @@ from typing import Any
 from attn_lang.catalogs import CATALOGS
 from attn_lang.current import current_language
 from attn_lang.languages import DEFAULT, PSEUDO
-from attn_lang.numbers import NumberFormatter
+from attn_lang.numbers import NumberFormatter, is_number
 from attn_lang.pseudo import pseudo
 
 COUNT = "count"  # the value that decides a plural and fills {count}
@@ -42,8 +42,8 @@ def translate(msgid: str, code: str) -> str:
 
 def fill(template: str, values: dict[str, Any], code: str) -> str:
     """A template's placeholders filled, numbers in the language's own signs."""
-    if code == DEFAULT:
-        return template.format_map(values)
+    if code == DEFAULT and not any(is_number(value) and value < 0 for value in values.values()):
+        return template.format_map(values)  # the fast path: English, and no negative number to write as "-0.00"
     return NumberFormatter(code).vformat(template, (), values)
 
 

@@ -29,12 +29,20 @@ def localise(text: str, code: str) -> str:
     return text.replace(".", _SWAP).replace(",", spoken.group).replace(_SWAP, spoken.decimal)
 
 
+def written(value: Any, spec: str) -> str:
+    """A number formatted with `spec` as a person reads it: never a minus before a zero ("-0.0000" of -0.00001 is
+    "0.0000"), which says a sign the number shown does not have."""
+    text = format(value, spec)
+    if text.startswith("-") and not any(digit in text for digit in "123456789"):
+        return text[1:]
+    return text
+
+
 def number(value: Any, spec: str = "", code: str | None = None) -> str:
     """`value` formatted with the format spec `spec`, in language `code` (the run's language by default)."""
-    text = format(value, spec)
     if not is_number(value):
-        return text
-    return localise(text, code or current_language())
+        return format(value, spec)
+    return localise(written(value, spec), code or current_language())
 
 
 class NumberFormatter(string.Formatter):
@@ -44,8 +52,9 @@ class NumberFormatter(string.Formatter):
         self.code = code
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        text = format(value, format_spec)
-        return localise(text, self.code) if is_number(value) else text
+        if not is_number(value):
+            return format(value, format_spec)
+        return localise(written(value, format_spec), self.code)
 
 
 def plotly_separators(code: str | None = None) -> str:

@@ -8,10 +8,11 @@ from attn_core.query import read_choice, read_text_choice, read_word
 from attn_lang import N_, _
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, predict, questions, state
+from attn_ui.widgets import controls, panels, predict, projector, questions, state
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words, training_words
+from attn_ui.words.scenes import SCENES
 
 LATER_POSITIONS = tuple(range(2, len(Settings().tokens) + 1))  # the later words that can be changed
 ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}, extras=(
@@ -19,10 +20,13 @@ ADDRESS = PageAddress("peek", Settings(), ("causal",), {"causal": "peek.causal"}
     Extra("swap", "peek.swap", lambda _s: "leap", lambda raw, _s: read_text_choice(raw, "swap", lessons.REPLACEMENTS)),
     Extra("query", "peek.row", lambda _s: 2, lambda raw, s: read_word(raw, len(s.tokens)),
           write=lambda index: str(index + 1)),
+    Extra("scene", "peek.scene", lambda _s: "",  # a lecture scene showing this page's head: the way back to it
+          lambda raw, _s: (projector.scene_to_return_to(raw, len(SCENES)) or None, None)),
 ), questions=("pad-zero-trap",))
 lesson_page(N_("Peeking and the causal mask"), N_("Why may a word never look at the words after it?"), 5)
-st.markdown(_(mask_words.PEEK_INTRO))
 start = ADDRESS.start()
+scene = projector.back_to_scene(st.session_state.get("peek.scene"), len(SCENES))  # opened from a scene: the way back
+st.markdown(_(mask_words.PEEK_INTRO))
 panels.show_notes(start.notes)
 
 st.markdown(_(mask_words.CHEAT_HOW))
@@ -59,7 +63,7 @@ st.markdown(_(mask_words.ROUTES_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider(_("Query row"), range(len(labels)), key="peek.row",
                          format_func=lambda r: f"{r + 1}: {labels[r]}")
-ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row)
+ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row, scene=scene)
 routes = lessons.route_rows(settings, row)
 left.markdown(mask_words.routes_caption(routes))
 panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)

@@ -84,14 +84,16 @@ def _one_open_cell_row() -> int:
         open_cells = (~result.blocked[0]).sum(axis=1)  # (T,)
         rows = {int(i) + 1 for i in np.flatnonzero(open_cells == 1)}
         always = rows if always is None else always & rows
+    every_word = compute(Settings(causal=True, padded=tuple(range(1, 7))))  # all six PAD: the prompt leaves it out
+    assert not (~every_word.blocked[0, 0]).any(), "padding every word leaves row 1 nothing to look at"
     return pick(((1,), (6,), "first PAD row", ()), tuple(sorted(always or ())))
 
 
 ONE_OPEN_CELL = Question(
     id="pad-one-open-cell",
     section="padding",
-    prompt=N_("With the causal mask on, pad any number of the last words of the 6-word sentence (padding sits "
-    "at the end of a sentence). Which row always has exactly one open cell?"),
+    prompt=N_("With the causal mask on, pad some of the last words of the 6-word sentence, but not the first word "
+    "(padding sits at the end of a sentence). Which row always has exactly one open cell?"),
     options=(
         Option(N_("Row 1 (the first word)")),
         Option(N_("Row 6 (the last word)"),
@@ -99,13 +101,14 @@ ONE_OPEN_CELL = Question(
         Option(N_("The first PAD row"),
                N_("A PAD row can end up with few open cells, but which row that is moves with the padding.")),
         Option(N_("None: it depends on the padding"),
-               N_("One row never changes: word 1 only sees itself, and padding at the end never reaches it.")),
+               N_("One row never changes: word 1 only sees itself, and padding that leaves it real never reaches "
+                  "it.")),
     ),
     answer=0,
     explanation=N_("With the causal mask on, row 1 may only look at itself, so it has a single open cell "
-    "before any padding. Padding at the end never blocks word 1, so that one cell always stays open. "
-    "Other rows can drop to one open cell for some padding, but only row 1 has exactly one whatever you "
-    "pad."),
+    "before any padding. Padding at the end blocks word 1 only when every word is PAD, which the question leaves "
+    "out; so that one cell always stays open. Other rows can drop to one open cell for some padding, but only row 1 "
+    "has exactly one whatever you pad. (Pad all six, and row 1 is left with nothing to look at.)"),
     lab=LabLink(N_("Open the Lab: causal mask on, two PADs"), {"causal": True, "padded": (5, 6)}, {"row": "1"}),
     check=_one_open_cell_row,
 )

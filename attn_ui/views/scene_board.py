@@ -19,7 +19,7 @@ from attn_lang import _, number
 from attn_ui.figures import head_charts, layout, maps, mask_charts, plotly_fast
 from attn_ui.figures.maps import attention_map
 from attn_ui.views import train_view
-from attn_ui.widgets import lang, panels, projector
+from attn_ui.widgets import lang, panels, projector, theme
 from attn_ui.widgets.page import lab_button
 from attn_ui.words import live, mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, VALUE_COLUMN, Scene, value_givens
@@ -124,12 +124,23 @@ def options(asked: live.Live, revealed: bool) -> None:
                             + (" ✓" if revealed else "") for i, option in shown))
 
 
+CHEAT_LESSON = "pages/1_Peeking_and_the_causal_mask.py"  # where the position-copying head of the "cheat" scenes is
+
+
 def links(scene: Scene, number: int, big: bool) -> None:
     """"Open in the Lab" (the scene's state, with a way back to it) and the page's projector switch, in one row that
-    covers nothing."""
-    view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view()}
+    covers nothing. A "cheat" scene's head copies positions and is no Lab head: its link opens lesson 1, which shows
+    that very head, its mask switched as in the scene."""
     with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
-        lab_button(scene.settings, _("Open in the Lab"), **view)
+        if scene.kind == "cheat":
+            query = {**({"causal": "1"} if scene.settings.causal else {}), "scene": str(number),
+                     **({"mode": projector.PROJECTOR} if big else {}), **lang.url_view(), **theme.url_view()}
+            st.page_link(CHEAT_LESSON, label=_("See this head in lesson 1"), icon=":material/school:",
+                         query_params=query)
+        else:
+            view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view(),
+                    **theme.url_view()}
+            lab_button(scene.settings, _("Open in the Lab"), **view)
         projector.page_switch()
 
 

@@ -214,6 +214,7 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         st.rerun(scope="app")  # the run has ended: the page draws its result, and Stop (drawn for a live run) again
     view = run.view() if run is not None else None
     result, trained_here = None, view is not None and view.status == "done"
+    estimated = None  # the status line's own sentence, to which the estimate is added once the page is drawn
     if trained_here:
         result = view.result
         status.caption(words.done_text(view.elapsed, len(run.watchers) > 1))
@@ -223,13 +224,26 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         result = cached_training(choice)
     elif choice.is_preset:
         result = PRESETS[choice.experiment].shipped()
-        status.caption(_(words.PRESET_SHOWN) + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+        estimated = (status.caption, _(words.PRESET_SHOWN))
     if result is None:
         if st.session_state.pop("train.stopped", False):
             st.info(_(words.STOPPED), icon=":material/stop_circle:")
         if view is None or view.status != "failed":  # a failed run keeps its message in the status line
-            status.markdown(_(words.NOT_RUN_YET) + " " + words.estimate_text(run_board().estimate(choice),
-                                                                              choice.models))
+            estimated = (status.markdown, _(words.NOT_RUN_YET))
+    known = run_board().known_estimate(choice) if estimated is not None else None
+    if estimated is not None:
+        write, sentence = estimated
+        write(sentence + " " + (_(words.ESTIMATING) if known is None else words.estimate_text(known, choice.models)))
+    _panel_body(choice, result, trained_here, show_masked, projector)
+    run_board().warm_up()  # once a server, after the first view is drawn: the presets' pace, for every later view
+    if estimated is not None and known is None:  # drawn first, filled in later: the first estimate of a model's
+        # shape times a few of its steps (seconds on a fresh server), which must not hold the question back
+        write(sentence + " " + words.estimate_text(run_board().estimate(choice), choice.models))
+
+
+def _panel_body(choice: TrainChoice, result, trained_here: bool, show_masked: bool, projector: bool) -> None:
+    """The panel under its status line: the task, the result, or the question that asks before the result."""
+    if result is None:
         if not projector:
             st.caption(words.page_task(choice, None))  # nothing on screen yet: a prediction to make
     elif trained_here:
@@ -371,16 +385,20 @@ def show_heads(result, projector: bool) -> None:
     board, notes = st.columns([1.3, 1], gap="medium")
     score = scores.get(picked, scores[strongest])
     layer, head = score.layer, score.head
-    selection = st.session_state.get("train.map_click")
-    points = selection.selection.points if selection else []
-    row = int(points[0]["y"]) if points and isinstance(points[0].get("y"), int | float) else None
+    rows = range(len(result.example))
+    if st.session_state.get(MAP_ROW_KEY) not in (None, *rows):
+        del st.session_state[MAP_ROW_KEY]  # a row of a longer example than this one
+    tokens = words.example_tokens(result)
+    with notes:  # the map's rows are ~10 px tall: a chooser with a full-size target reads any of them (WCAG 2.5.8)
+        row = st.selectbox(_(words.ROW_PICK), rows, index=None, key=MAP_ROW_KEY, placeholder=_(words.ROW_PICK_EMPTY),
+                           format_func=lambda query: f"{query + 1} {tokens[query]}")
     style = layout.LEARNED_PROJECTOR if projector else layout.LEARNED
     spec = charts.learned_map_spec(result, layer, head, row, style)
-    board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select="rerun", selection_mode="points",
+    board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select=_map_clicked, selection_mode="points",
                        config=download_config(f"learned-layer{layer}-head{head}"),
                        alt=words.map_alt(result, layer, head))
     with notes:
-        if row is not None and 0 <= row < len(result.example):
+        if row is not None:
             st.markdown(words.map_row_sentence(result, layer, head, row))
         if not projector:
             st.caption(_(words.MAP_HOW))
@@ -388,6 +406,18 @@ def show_heads(result, projector: bool) -> None:
             if box.open:
                 with box:
                     st.table(words.map_rows(result, layer, head))
+
+
+MAP_ROW_KEY = "train.map_row"  # the learned map's row put in words: chosen in its box, or by a click on the map
+
+
+def _map_clicked() -> None:
+    """A click on the learned map picks its row in the chooser too (one row, whichever way it was picked)."""
+    chart = st.session_state.get("train.map_click")
+    points = chart.selection.points if chart else []
+    picked = points[0].get("y") if points else None
+    if isinstance(picked, int | float):
+        st.session_state[MAP_ROW_KEY] = int(picked)
 
 
 def show_dropout(result, projector: bool) -> None:

@@ -156,20 +156,26 @@ class RunBoard:
         self.finished: collections.OrderedDict[str, None] = collections.OrderedDict()  # in cached_training
         self.pace: dict[tuple, tuple[float, float]] = {}  # shape -> (s a step of one model, s to start)
         self.calibrating = threading.Lock()
+        self.warming: threading.Thread | None = None
 
     def warm_up(self) -> threading.Thread:
         """Time the presets' shapes in the background, so the first class to press Train on a preset never waits
-        for a calibration (measured: it had pushed the p95 time to curves from 0.4 to 2 s on a busy machine)."""
-        def calibrate_presets() -> None:
-            for experiment in EXPERIMENTS:
-                try:
-                    self._pace(preset_choice(experiment))
-                except Exception:  # a failed warm-up only means the first press calibrates, as before
-                    LOG.exception("warming up the training estimate of %s failed", experiment)
+        for a calibration (measured: it had pushed the p95 time to curves from 0.4 to 2 s on a busy machine). Once
+        a server: a later call returns the same thread. The training page calls it after its panel is drawn, so the
+        timing runs (a training process each) do not compete with drawing the first page view."""
+        with self.lock:
+            if self.warming is not None:
+                return self.warming
+            self.warming = threading.Thread(target=self._calibrate_presets, name="calibrate presets", daemon=True)
+        self.warming.start()
+        return self.warming
 
-        thread = threading.Thread(target=calibrate_presets, name="calibrate presets", daemon=True)
-        thread.start()
-        return thread
+    def _calibrate_presets(self) -> None:
+        for experiment in EXPERIMENTS:
+            try:
+                self._pace(preset_choice(experiment))
+            except Exception:  # a failed warm-up only means the first press calibrates, as before
+                LOG.exception("warming up the training estimate of %s failed", experiment)
 
     # --- asking for runs -------------------------------------------------------------------------------
 
@@ -275,6 +281,15 @@ class RunBoard:
         per_step, start = self._pace(choice)
         return start + per_step * choice.steps * choice.models
 
+    def known_estimate(self, choice: TrainChoice) -> float | None:
+        """The estimate when its shape's pace is known already, else None (estimate() would time it first)."""
+        with self.lock:
+            known = self.pace.get(_shape(choice))
+        if known is None:
+            return None
+        per_step, start = known
+        return start + per_step * choice.steps * choice.models
+
     def _pace(self, choice: TrainChoice) -> tuple[float, float]:
         shape = _shape(choice)
         with self.lock:
@@ -328,8 +343,6 @@ def calibrate(choice: TrainChoice) -> tuple[float, float]:
 
 @st.cache_resource(show_spinner=False)
 def run_board() -> RunBoard:
-    """The one board of the server (a resource: threads and locks, shared on purpose), its presets' pace being
-    measured from the first page view on."""
-    board = RunBoard()
-    board.warm_up()
-    return board
+    """The one board of the server (a resource: threads and locks, shared on purpose); the training page starts
+    measuring its presets' pace (warm_up) once its first view is drawn."""
+    return RunBoard()

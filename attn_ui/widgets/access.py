@@ -30,6 +30,21 @@ def table_frame(table: WeightTable):
     return pd.DataFrame(data, index=index, columns=[*columns, _(SUM_COLUMN)])
 
 
+NARROW_KEYS = 2  # key columns a phone's part of the table holds beside the query words: "blocked (future and
+# padding)" wraps onto three lines, and three such columns with the words fit 358 px
+
+
+def narrow_frames(table: WeightTable) -> list:
+    """The table cut into parts for a phone: each holds the query words and NARROW_KEYS key columns, the last one the
+    row sums too, so no part scrolls sideways and no cell is cut (look.py shows these under 640 px, the whole table
+    above)."""
+    whole = table_frame(table)
+    keys = list(whole.columns[:-1])
+    parts = [keys[start:start + NARROW_KEYS] for start in range(0, len(keys), NARROW_KEYS)]
+    parts[-1] = [*parts[-1], whole.columns[-1]]
+    return [whole[part] for part in parts]
+
+
 def weights_table_expander(
     result: Result, head: int | None = None, label: str = N_("The map as a table"), key: str = TABLE_KEY
 ) -> None:
@@ -44,7 +59,12 @@ def weights_table_expander(
         table = weight_table(result, head)
         with box:
             st.caption(_(HOW_TO_READ))
-            st.table(table_frame(table), hide_index=False, alt=table_name(result, table.head))
+            name = table_name(result, table.head)
+            with st.container(key="map-table-wide"):
+                st.table(table_frame(table), hide_index=False, alt=name)
+            with st.container(key="map-table-narrow", gap="small"):
+                for part in narrow_frames(table):
+                    st.table(part, hide_index=False, alt=name)
             if table.head == result.view_index:  # what a click on each row of the map says, without a pointer
                 st.markdown(every_row_in_words(result))
 

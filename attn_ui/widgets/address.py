@@ -46,7 +46,7 @@ from attn_ui.widgets import questions as quiz
 from attn_ui.widgets.state import SETTINGS_KEY, history_navigation, url_params
 from attn_ui.words.explain import listed
 
-KEPT = ("mode", "lang")  # other features' keys that every page keeps in its address
+KEPT = ("mode", "lang", "theme")  # other features' keys that every page keeps in its address
 
 
 def arrive(memory_key: str) -> dict[str, list[str]]:

@@ -34,6 +34,7 @@ from attn_ui.words.escape import md_escape
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 MORE_KEY = "lab.more"  # whether the "More" expander is open
 LAB = "lab"  # the Lab's namespace
+SENTENCE_CHARS = 400  # the longest text the sentence box reads (16 words of 24 characters and their spaces fit)
 ADVANCED_FIELDS = frozenset({"sentence", "d_model", "route", "seed"})  # drawn inside "More"
 PAD_LABEL = N_("Tap a word to make it PAD")
 
@@ -158,8 +159,12 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], str]:
     sentence_note = ""
     sentence = incoming.settings.sentence
     if _drawn("sentence"):
+        typed = state[widget_key(LAB, "sentence")]
         try:
-            sentence = " ".join(tokenize(state[widget_key(LAB, "sentence")]))
+            if isinstance(typed, str) and len(typed) > SENTENCE_CHARS:  # a long paste: said, never silently dropped
+                raise SettingsError(_("The box takes at most {most:,} characters; this text has {count:,}.",
+                                      most=SENTENCE_CHARS, count=len(typed)))
+            sentence = " ".join(tokenize(typed))
         except SettingsError as error:
             sentence_note = _("{error} The map keeps the previous sentence.", error=str(error))
     raw = {name: state[widget_key(LAB, name)] if _drawn(name) else getattr(incoming.settings, name)
@@ -210,8 +215,8 @@ def advanced_controls(sentence_note: str = "") -> None:
     if not more.open:
         return
     with more:
-        st.text_input(_("Sentence (1 to {most} words)", most=MAX_TOKENS), key=widget_key(LAB, "sentence"),
-                      max_chars=400)
+        # no max_chars: the browser would drop a longer paste without a word; the server says why it refuses it
+        st.text_input(_("Sentence (1 to {most} words)", most=MAX_TOKENS), key=widget_key(LAB, "sentence"))
         if sentence_note:  # right under the box, not in the notes above the map: a phone would not show it
             st.warning(sentence_note, icon=":material/info:")
         st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)

@@ -52,6 +52,12 @@ CSS = """
 [data-testid="stButtonGroup"] button[data-selected="true"],
 [data-testid="stButtonGroup"] button[data-selected="true"] *,
 [data-testid="stSliderThumbValue"], [data-testid="stSliderThumbValue"] * { color: var(--attn-accent-text) !important; }
+/* Chart text in every mode and theme: the theme's text colour, not the grey of Streamlit's Plotly theme (rgb 128,
+   132, 149: 3.7:1 on white) nor a reference level's name (#8c8c8c: 3.4:1), and at full strength; at least 4.5:1
+   (tests/browser/test_targets_contrast_browser.py reads every SVG text's fill, which axe does not) */
+[data-testid="stMain"] .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text { fill-opacity: 1 !important; }
+[data-testid="stMain"] .js-plotly-plot text:is([style*="fill: rgb(128, 132, 149)"],
+  [style*="fill: rgb(140, 140, 140)"]) { fill: currentColor !important; }
 /* A button's keyboard-shortcut badge is drawn at 60% opacity: 3.4:1 on a primary button. Full strength: 6:1 */
 button:not(:disabled) kbd { opacity: 1 !important; }
 /* One clear focus ring for the keyboard, on every control; the visible part of a hidden input gets it */
@@ -128,6 +134,20 @@ button:not(:disabled) kbd { opacity: 1 !important; }
   .stApp:not(:has(.attn-projector)):has(.st-key-lab-panel) [data-testid="stMain"] {
     scroll-padding-top: var(--attn-pin-top, 4.5rem); scroll-padding-bottom: var(--attn-pin-bottom, 0px); }
 }
+/* --- target size (WCAG 2.2, 2.5.8): every control a pointer or a finger hits is at least 24x24 CSS px, checked on
+   every page at 1366x768 and 390x844 by tests/browser/test_targets_contrast_browser.py --- */
+/* a radio option was 22 px tall and as wide as its text (the option "4": 33x22); a switch or checkbox 21 px */
+[data-testid="stRadioOption"] { min-height: 2rem !important; min-width: 3rem !important; align-items: center !important;
+  padding-right: 0.5rem !important; }
+[data-testid="stCheckbox"] > label { min-height: 1.75rem !important; align-items: center !important; }
+/* a help icon's button was its 16 px icon: 26 px to hit, the negative margin keeping the line as it was */
+[data-testid="stTooltipIcon"] button:has(> svg) { min-width: 26px !important; min-height: 26px !important;
+  margin: -5px !important;
+  display: inline-flex !important; align-items: center !important; justify-content: center !important; }
+/* a code box's copy button only showed under a hovering pointer, so a phone had none: it shows at all times */
+[data-testid="stCode"] div:has(> [data-testid="stElementToolbarButton"]),
+[data-testid="stCode"] div:has(> div > [data-testid="stElementToolbarButton"]) {
+  visibility: visible !important; opacity: 1 !important; }
 /* With the sidebar closed, Streamlit's header is opaque and 3.75rem tall: keep the title below it */
 .stApp:has([data-testid="stExpandSidebarButton"]) .block-container {
   padding-top: 4.2rem !important;
@@ -189,10 +209,12 @@ PROJECTOR_SIZES = (
     (f'{MAIN} [data-testid="stRadio"] label p', "font-size", BODY),
     (f'{MAIN} input', "font-size", BODY),
     (f'{MAIN} kbd', "font-size", "1.1rem"),
-    ('[data-testid="stButtonGroup"] button', "min-height", "2.6rem"),
-    # the head counts keep their compact width (CSS above), so six of them fit the controls column
-    ('[data-testid="stButtonGroup"] button:not(:is(.st-key-lab-heads, .st-key-lab-view) button)', "min-width",
+    # (a help icon beside the group's label is a button too: it keeps its own size, look.py's target-size rules)
+    ('[data-testid="stButtonGroup"] button:not([data-testid="stTooltipIcon"] button:has(> svg))', "min-height",
      "2.6rem"),
+    # the head counts keep their compact width (CSS above), so six of them fit the controls column
+    ('[data-testid="stButtonGroup"] button:not(:is(.st-key-lab-heads, .st-key-lab-view) button, '
+     '[data-testid="stTooltipIcon"] button:has(> svg))', "min-width", "2.6rem"),
     ('[data-testid="stButtonGroup"] button p', "font-size", BODY),
     ('[data-testid="stSliderThumbValue"]', "font-size", BODY),
     # the value rides above the thumb: at BODY size it reached 18 px up into the slider's label; room for it where
@@ -237,12 +259,6 @@ PROJECTOR_SIZES = (
     # the controls' column a little tighter, so a sentence's word chips keep a line to spare at 720 px
     ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) > [data-testid="stVerticalBlock"]', "gap", "0.85rem"),
     (".st-key-page-mode", "width", "auto"),
-    # high contrast: every chart's words in the theme's text colour, not the grey of Streamlit's Plotly theme
-    # (rgb 128, 132, 149: 3.7:1 on white) or of a reference level's name (#8c8c8c: 3.4:1); at least 4.5:1 for the
-    # back row (tests/browser/test_fit_browser.py reads every SVG text's fill, which axe does not)
-    (f"{MAIN} .js-plotly-plot :is(.xtick, .ytick, .g-xtitle, .g-ytitle) text", "fill-opacity", "1"),
-    (f'{MAIN} .js-plotly-plot text:is([style*="fill: rgb(128, 132, 149)"], [style*="fill: rgb(140, 140, 140)"])',
-     "fill", "currentColor"),
 )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from attn_lang import N_, _
-from attn_ui.widgets import join, lang
+from attn_ui.widgets import join, lang, theme
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: attn_ui/widgets/nav.py -> ../../..
 
@@ -48,23 +48,31 @@ def _links() -> None:
 
 
 def sidebar_nav() -> None:
-    """The sidebar: the app's name, its pages and the language menu; and, in the page, the note for a `lang` the app
-    does not speak."""
+    """The sidebar: the app's name, its pages, the language menu and the theme; and, in the page, the note for a
+    `lang` the app does not speak or a `theme` it does not know."""
     lang.document_language()
+    theme.choose()
     with st.sidebar:
+        theme.document_theme()  # a hidden mark: in the sidebar, where it takes no room from a page that must fit 720 px
         st.markdown(f"**{_(APP_NAME)}**")
         _links()
         lang.menu()
+        theme.menu()
     note = lang.note()
     if note:
         st.info(note, icon=":material/translate:")
+    theme_note = theme.note()
+    if theme_note:
+        st.info(theme_note, icon=":material/contrast:")
 
 
 def page_menu() -> None:
-    """The pages and the language as one corner control, for projector mode, where the sidebar is hidden."""
+    """The pages, the language and the theme as one corner control, for projector mode, where the sidebar is
+    hidden."""
     with st.popover(_("Pages"), icon=":material/menu:", key="page-menu"):
         _links()
         lang.menu(key="app.lang.menu.corner")
+        theme.menu(key="app.theme.menu.corner")
 
 
 APP_NAME = N_("Attention Lab")

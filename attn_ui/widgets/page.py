@@ -98,10 +98,11 @@ def back_to_lesson() -> None:
 
 def newcomer_line() -> None:
     """On the Lab, for someone who arrives there first: one line saying where to start, and a link to lesson 1.
-    Not when a lesson's Try-it or a live lecture opened the Lab (the way back is shown instead), nor on the
+    Not when a lesson's Try-it, a scene or a live lecture opened the Lab (the way back is shown instead), nor on the
     projector."""
     lessons = _lessons()
-    if "1" not in lessons or st.query_params.get(LESSON_VIEW_KEY) or st.query_params.get("room") or projector.is_on() \
+    if "1" not in lessons or st.query_params.get(LESSON_VIEW_KEY) or st.query_params.get("room") \
+            or st.query_params.get("scene") or projector.is_on() \
             or projector.url_mode() == projector.PROJECTOR:
         return
     script, label = lessons["1"]

@@ -13,7 +13,7 @@ import streamlit as st
 
 from attn_lang import _
 from attn_ui.figures import layout
-from attn_ui.widgets import look, nav
+from attn_ui.widgets import lang, look, nav, theme
 
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
@@ -115,16 +115,22 @@ def page_switch() -> None:
 SCENES_PAGE = "pages/9_Lecture_scenes.py"
 
 
-def back_to_scene(raw: str | None, count: int) -> str:
-    """"Back to scene n" when the Lab was opened from a lecture scene (its link carries `scene=n`), so the
-    lecturer returns to the sequence, its answer showing, without the browser's Back. Returns the scene number
-    kept in the Lab's address ('' for none)."""
+def scene_to_return_to(raw: str | None, count: int) -> str:
+    """The scene number a link's `scene` names, as the address keeps it ('' for none or one out of range)."""
     raw = (raw or "").strip()
-    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= count):
-        return ""
-    query = {"scene": raw, "reveal": "1", **({"mode": PROJECTOR} if is_on() else {})}
-    st.page_link(SCENES_PAGE, label=_("Back to scene {number}", number=int(raw)), icon=":material/slideshow:",
-                 query_params=query)
+    return raw if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= count else ""
+
+
+def back_to_scene(raw: str | None, count: int) -> str:
+    """"Back to scene n" when the page was opened from a lecture scene (its link carries `scene=n`), so the
+    lecturer returns to the sequence, its answer showing, without the browser's Back. Drawn where it is called:
+    the top of the page, where a phone shows it first. Returns the scene number kept in the address ('' for none)."""
+    raw = scene_to_return_to(raw, count)
+    if raw:
+        query = {"scene": raw, "reveal": "1", **({"mode": PROJECTOR} if is_on() else {}), **lang.url_view(),
+                 **theme.url_view()}
+        st.page_link(SCENES_PAGE, label=_("Back to scene {number}", number=int(raw)), icon=":material/slideshow:",
+                     query_params=query)
     return raw
 
 

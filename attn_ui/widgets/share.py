@@ -38,7 +38,8 @@ def share_row(result: Result, view: Mapping[str, str]) -> None:
                 root = lab_root(st.context.url)
                 st.code(view_url(root, settings, **view), language=None, wrap_lines=True)
                 if root:
-                    st.caption(_("Point at the box and press its copy button. The link opens the Lab exactly as "
-                                 "it is now."))
+                    # the copy button shows at all times, a phone's too (look.py)
+                    st.caption(_("Press the copy button at the box's top right, or select the link. It opens the "
+                                 "Lab exactly as it is now."))
                 else:
                     st.caption(_("Add this to the app's address (after the last /) to open the Lab as it is now."))

@@ -33,8 +33,8 @@ VIEW_STATE_KEY = "lab.view_keys"  # the view keys on screen (row, mode), kept li
 SEEN_KEY = "lab.map_seen"  # the map selection already applied, so an old selection never overrides a link
 DRAWN_KEY = "lab.causal"  # a widget every Lab run draws: absent means the last run was another page's
 MAP_KEY = "lab.map"
-VIEW_KEYS = ("row", "mode", "lang", "scene")  # the Lab's view-only keys: selected row, projector mode, language, the
-# scene it came from
+VIEW_KEYS = ("row", "mode", "lang", "theme", "scene")  # the Lab's view-only keys: selected row, projector mode,
+# language, theme, the scene it came from
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ look values up by them) and are translated where they are drawn (widgets/panels.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from types import MappingProxyType
 
 import numpy as np
@@ -92,15 +93,26 @@ def row_sentence(result: Result, row: int) -> str:
               "dropped": dropped}
     # Translators: {top} lists up to three words with their weights ("**journey** 0.25, **starts** 0.24")
     if blocked and dropped:
-        return _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f} ({blocked} blocked, "
-                 "{dropped} dropped).", **values)
-    if blocked:
-        return _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f} ({blocked} blocked).",
-                 **values)
-    if dropped:
-        return _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f} ({dropped} dropped).",
-                 **values)
-    return _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f}.", **values)
+        sentence = _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f} ({blocked} "
+                     "blocked, {dropped} dropped).", **values)
+    elif blocked:
+        sentence = _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f} ({blocked} "
+                     "blocked).", **values)
+    elif dropped:
+        sentence = _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f} ({dropped} "
+                     "dropped).", **values)
+    else:
+        sentence = _("**{word}** (query {query}) looks most at {top}; its row sums to {total:.2f}.", **values)
+    shown = shown_sum(weights)
+    if f"{shown:.2f}" != f"{weights.sum():.2f}":  # the cells' own numbers add up to another last digit: say so
+        sentence += " " + _("Its cells, each rounded to two decimals, add up to {shown:.2f}.", shown=shown)
+    return sentence
+
+
+def shown_sum(weights) -> float:
+    """What a row's numbers add up to as the map writes them, each with two decimals (a blocked or dropped cell
+    shows no number and weighs 0). Added in decimal, so no binary rounding slips into the sum."""
+    return float(sum(Decimal(f"{float(weight):.2f}") for weight in weights))
 
 
 def empty_row_warning(result: Result) -> str | None:

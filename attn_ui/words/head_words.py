@@ -4,6 +4,7 @@ every number from `attn_core.lessons.heads` (and so from a Result). Pure: no str
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from types import MappingProxyType
 
 import numpy as np
@@ -57,7 +58,17 @@ def digits(value: float) -> str:
 
 
 def _round(values: np.ndarray) -> list[float]:
-    return np.round(np.asarray(values, dtype=float), DIGITS).tolist()
+    return (np.round(np.asarray(values, dtype=float), DIGITS) + 0.0).tolist()  # + 0.0: -0.0 becomes 0.0
+
+
+def adds_up_as_shown(parts, total: float) -> bool:
+    """Do these numbers, each written with DIGITS decimals as the tables write them, add up to `total` as written?"""
+    shown = sum(Decimal(f"{float(part):.{DIGITS}f}") for part in parts)
+    return shown == Decimal(f"{float(total):.{DIGITS}f}")  # decimal: -0.0000 equals 0.0000
+
+
+ROUNDED_SUM = N_("The sum adds the unrounded numbers, so its last digit can differ from the sum of the rounded "
+                 "numbers shown.")
 
 
 def _kept_word(kept: bool, weight: float) -> str:
@@ -108,7 +119,8 @@ def row_steps(row: lessons.RowByHand) -> list[StepTable]:
     weight = _("weight")
     dropout = StepTable(
         _("3 · Dropout"),
-        note + " " + _("Final weights add up to {total:.4f}.", total=row.weights.sum()),
+        note + " " + _("Final weights add up to {total:.4f}.", total=row.weights.sum())
+        + ("" if adds_up_as_shown(row.weights, row.weights.sum()) else " " + _(ROUNDED_SUM)),
         {key: keys, weight: _round(row.weights_before_dropout),
          _("kept?"): [_kept_word(kept, w) for kept, w in zip(row.kept, row.weights_before_dropout, strict=True)],
          _("final weight"): _round(row.weights)},
@@ -116,9 +128,9 @@ def row_steps(row: lessons.RowByHand) -> list[StepTable]:
     components = range(settings.d_head)
     values = {key: keys, **{f"v{c + 1}": _round(row.value_vectors[:, c]) for c in components}}
     # Translators: the label of the last row of the weighted-sum table, which adds up the rows above it
-    weighted = {key: [*keys, _("sum")], weight: [*_round(row.weights), round(float(row.weights.sum()), DIGITS)],
+    weighted = {key: [*keys, _("sum")], weight: [*_round(row.weights), *_round([row.weights.sum()])],
                 **{_("weight × v{index}", index=c + 1): [*_round(row.weighted_values[:, c]),
-                                                        round(float(row.output[c]), DIGITS)]
+                                                        *_round([row.output[c]])]
                    for c in components}}
     return [
         scores,
@@ -129,7 +141,9 @@ def row_steps(row: lessons.RowByHand) -> list[StepTable]:
                     d_head=settings.d_head), values),
         StepTable(_("4b · Weighted sum"),
                   _("Each value times its final weight; the last row adds them up. That sum fills concat columns "
-                    "{columns} of this word's row.", columns=lessons.span(row.columns)), weighted),
+                    "{columns} of this word's row.", columns=lessons.span(row.columns))
+                  + ("" if all(adds_up_as_shown(column[:-1], column[-1]) for column in list(weighted.values())[1:])
+                     else " " + _(ROUNDED_SUM)), weighted),
     ]
 
 

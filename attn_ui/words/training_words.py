@@ -90,6 +90,7 @@ VERDICT_QUESTIONS = MappingProxyType({"mask": "train-mask-off-zero", "heads": "t
 PRESET_WHILE_WAITING = N_("Meanwhile: the precomputed run of this preset. The live run replaces it when its turn "
                           "comes.")
 NOT_RUN_YET = N_("This setting has not been trained on this server yet: press **Train**.")
+ESTIMATING = N_("Timing a few steps on this server, to say how long a run takes…")
 STOPPED = N_("Stopped. Nothing of this run is kept; press **Train** to start again.")
 CURVE_LABELS = MappingProxyType({"train": N_("training loss"), "held_out": N_("held-out loss"),
                                  "generating": N_("generating loss"), "repeat": N_("loss on the repeat")})
@@ -113,8 +114,11 @@ MAP_PICK = N_("Map of")
 MAP_HOW = N_(
     "The learned weights of one head on one held-out sequence, inference mode, drawn by the Lab's own map. "
     "Tokens are letters. Colour is the weight, from dark purple (none) to yellow (all of the row); grey cells are "
-    "the future the causal mask blocks. Click a row to read it."
+    "the future the causal mask blocks. Pick a row under **Row to read** (or click it on the map) to read it."
 )
+# Translators: the chooser of the learned map's query row whose weights are put in words
+ROW_PICK = N_("Row to read")
+ROW_PICK_EMPTY = N_("Pick a row, or click one on the map")
 MAP_TABLE = N_("The map as a table")
 DROPOUT_HEADING = N_("At the end of training")
 LEARNING_TABLE = N_("The numbers")

@@ -115,8 +115,13 @@ def lab_table(at: AppTest):
     expanders = [e for e in at.expander if e.label == "The map as a table"]
     assert len(expanders) == 1, [e.label for e in at.expander]
     tables = expanders[0].table
-    assert len(tables) == 1
-    return tables[0].value
+    whole, *parts = [table.value for table in tables]  # the whole table, then the phone's narrow parts of it
+    assert len(parts) == -(-(whole.shape[1] - 1) // access.NARROW_KEYS)  # NARROW_KEYS keys a part, the sum last
+    assert all(part.shape[1] <= access.NARROW_KEYS + 1 for part in parts)
+    glued = [column for part in parts for column in part.columns]
+    assert glued == list(whole.columns) and all((part.index == whole.index).all() for part in parts)
+    assert all((part == whole[part.columns]).all().all() for part in parts)  # the same cells, in the same words
+    return whole
 
 
 def test_lab_shows_the_table_of_the_head_in_view_under_the_map():

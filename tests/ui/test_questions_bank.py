@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attn_core import Settings, maths
+from attn_core import Settings, compute, maths
 from attn_ui import quiz
 from attn_ui.quiz import bank
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTIONS, Question, feedback, order_problems, tally
@@ -278,7 +278,12 @@ def test_lab_links_show_what_the_question_is_about():
     def lab(question_id: str) -> Settings:
         return BY_ID[question_id].lab.settings()[0]
 
-    assert lab("pad-zero-trap").route == "zero_score" and lab("pad-zero-trap").padded
+    trap = lab("pad-zero-trap")  # a causal question: the Lab shows later words blocked by zero scores, no padding
+    assert trap.route == "zero_score" and trap.causal and not trap.padded
+    row = int(BY_ID["pad-zero-trap"].lab.view["row"]) - 1
+    shown = compute(trap)
+    blocked = shown.blocked_by_causal[row]  # (T,)
+    assert blocked.any() and shown.weights[shown.view_index, row, blocked].sum() > 0.1  # the trap leaks weight
     assert lab("causal-neg-inf").route == "zero_after" and lab("causal-neg-inf").causal
     assert lab("dropout-rescale").rescale is False and lab("dropout-rescale").dropout > 0
     assert lab("dropout-inference").training is False

@@ -289,7 +289,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'quiz:pad-empty-columns:option3': (('5', '6'), 'quiz:pad-empty-columns'),
     'quiz:pad-empty-columns:why4': (('every', 'exactly', '0'), 'quiz:pad-empty-columns'),
     'quiz:pad-one-open-cell:prompt': (('6', 'always', 'exactly'), 'quiz:pad-one-open-cell'),
-    'quiz:pad-one-open-cell:explanation': (('1', 'never', '1', 'always', '1', 'exactly'), 'quiz:pad-one-open-cell'),
+    'quiz:pad-one-open-cell:explanation': (('1', '1', 'every', 'always', '1', 'exactly', '1'), 'quiz:pad-one-open-cell'),
     'quiz:pad-one-open-cell:option1': (('1',), 'quiz:pad-one-open-cell'),
     'quiz:pad-one-open-cell:option2': (('6',), 'quiz:pad-one-open-cell'),
     'quiz:pad-one-open-cell:why2': (('most', 'every'), 'quiz:pad-one-open-cell'),
