@@ -19,6 +19,8 @@ Session state used here:
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import streamlit as st
 
 from attn_core.query import quoted
@@ -29,7 +31,7 @@ PICKED_KEY = "app.theme"
 MENU_KEY = "app.theme.menu"
 SYSTEM = "system"
 THEMES = ("light", "dark", SYSTEM)  # the menu's order; the URL's values
-NAMES = {"light": N_("Light"), "dark": N_("Dark"), SYSTEM: N_("System")}  # translated where the menu draws them
+NAMES = MappingProxyType({"light": N_("Light"), "dark": N_("Dark"), SYSTEM: N_("System")})  # translated where the menu draws them
 UNKNOWN = N_("`theme` is `light`, `dark` or `system`; {value} was ignored.")
 
 
