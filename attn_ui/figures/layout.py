@@ -15,6 +15,8 @@ import numpy as np
 
 from attn_lang import plotly_separators
 
+MIN_TEXT = 11  # px: no text on a chart is drawn smaller; what would be is left out (the tables hold it)
+
 
 @dataclass(frozen=True)
 class MapStyle:
@@ -27,17 +29,22 @@ class MapStyle:
     show_titles: bool = True
     margin: int = 10
     cell_text: bool = True  # a number in every cell; off for maps too large to print them readably
-    # (left, top) px Plotly needs beyond the widest word and tallest key label: tick gaps and the axis title.
-    # With it the margins are worked out here, so Plotly does not draw the chart twice to grow them; measured in
-    # Chromium, and tests/browser/test_map_margins_browser.py checks
-    # that Plotly did not have to grow them. None leaves the margins to Plotly's automargin alone.
-    label_room: tuple[int, int] | None = None
+    # A framed map (figures/map_fit.py): px of text a word may take beside the rows (or above the keys, on end) before
+    # it is cut, and the smallest text it draws on the style's own screen (a number in a cell that would be smaller is
+    # left out). Its margins are worked out from the labels and kept, so Plotly draws it once, and it fits a 390 px
+    # phone as well (tests/browser/test_map_margins_browser.py, test_map_sentences_browser.py). None leaves the
+    # margins to Plotly's automargin.
+    word_room: int | None = None
+    text_floor: int = MIN_TEXT
 
 
-# numbers in every cell; a colour bar costs a phone a third of the width
-LAB = MapStyle(show_scale=False, label_room=(62, 57))
-# numbers in cells, no bar; 510 px leaves room under it for a two-line row sentence and the legend at 1280x720
-PROJECTOR = MapStyle(height=510, cell_font=24, axis_font=24, show_scale=False, margin=6, label_room=(65, 91))
+# numbers in every cell; a colour bar costs a phone a third of the width. 88 px of words ("journey · PAD" at 13 px)
+# leave a 390 px phone's map a plot of 250 px a side or more
+LAB = MapStyle(show_scale=False, word_room=88)
+# numbers in cells, no bar; 510 px leaves room under it for a two-line row sentence and the legend at 1280x720. On a
+# phone its words are drawn at the Lab's sizes, and 92 px of them leave a plot of 250 px a side or more
+PROJECTOR = MapStyle(height=510, cell_font=24, axis_font=24, show_scale=False, margin=6, word_room=92,
+                      text_floor=18)
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
 SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=510)  # leaves room for Back / Next above, legend below
 SCENE_BOARD_HEIGHT = 600  # px a scene's board has at 1280x720 under Back / Next: no projected scene chart is taller
@@ -48,7 +55,6 @@ SCENE_UNDER_TEXT = dataclasses.replace(PROJECTOR, height=330, cell_font=19, axis
 LESSON = MapStyle(height=410, cell_font=12, axis_font=12, show_scale=False)  # beside a lesson's text
 CHEAT = MapStyle(height=300, cell_font=12, axis_font=11, show_scale=False, show_titles=False, margin=4)
 PHONE_MIN_HEIGHT = 300
-MIN_TEXT = 11  # px: no text on a chart is drawn smaller; what would be is left out (the tables hold it)
 
 # A trained model's map of 24 tokens: numbers in the cells would be below 11 px, and a colour bar would take a
 # phone a third of the width (the legend under the map says what the colours mean). Axis titles are 2 px smaller.

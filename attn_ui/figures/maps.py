@@ -15,7 +15,6 @@ Words and numbers are in the run's language (attn_lang), so a cache of these fig
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Protocol
 
@@ -26,6 +25,7 @@ from attn_core.engine import HeadMap
 from attn_lang import N_, _, current_language
 from attn_lang.languages import language
 from attn_ui.figures.layout import LAB, MIN_TEXT, MapStyle, base_layout, heatmap_cells
+from attn_ui.figures.map_fit import BAND_GAP, LINE_GAP, MapFit, Words, fit_map
 from attn_ui.figures.palette import (
     BLACK_TEXT_FROM,
     GREY_SCALE,
@@ -35,7 +35,7 @@ from attn_ui.figures.palette import (
     TEXT_ON_LIGHT,
     WEIGHT_SCALE,
 )
-from attn_ui.figures.plotly_fast import figure_from_spec, label_box
+from attn_ui.figures.plotly_fast import FIRST_LINE, figure_from_spec
 from attn_ui.words.escape import plotly_escape
 
 # Translators: the mark drawn in a map's cell that dropout zeroed (a cell is small: 4 or 5 letters at most)
@@ -120,16 +120,25 @@ def attention_map_spec(
 ) -> dict:
     """The weight table of one head (0-based; default: the head in view), blocked cells grey, as the plain
     figure dict (the Lab hands it to st.plotly_chart as ReadyFigure(spec); attention_map wraps it). Its words and
-    numbers are in the run's language; `title` is drawn as it is given."""
+    numbers are in the run's language; `title` is drawn as it is given (a framed map puts it at the top left)."""
+    return fitted_map(source, head, selected_row, style, title)[0]
+
+
+def fitted_map(
+    source: ShowsAttention,
+    head: int | None = None,
+    selected_row: int | None = None,
+    style: MapStyle = LAB,
+    title: str | None = None,
+) -> tuple[dict, MapFit | None]:
+    """attention_map_spec's figure dict, and for a framed style (style.word_room) how it fits a phone too: what the
+    browser must draw smaller there and which words were cut (None for other styles)."""
     view = source.head_map(head)
     length = len(view.labels)
     weights = view.weights  # (T, T)
     blocked = view.blocked & (weights == 0)  # the zero-score trap gives blocked cells weight
     status = cell_status(view)
-    labels = axis_labels(view)
     positions = list(range(length))
-    font = style.cell_font - max(0, length - 8)  # long sentences get smaller numbers...
-    grey_font = max(MIN_TEXT, font - 3)
 
     shown = np.where(blocked, np.nan, weights)  # (T, T) grey cells are gaps in this layer
     cell_text = np.where(status == "dropped", _(DROP_MARK), _cell_numbers(weights)).astype(object)
@@ -138,8 +147,8 @@ def attention_map_spec(
     cell_text[blocked] = ""
     kind = np.where(blocked & (status == "future"), 0.0, np.where(blocked, 1.0, np.nan))  # (T, T) grey layer
     grey = ~np.isnan(kind)
-    # Translators: the mark drawn in a map's grey cell whose key comes after the query (6 letters at most)
-    future_mark = ("·" if length > 10 else _("future")) if style.cell_text else ""
+    fit = None if style.word_room is None else fit_map(map_words(view, cell_text[~blocked], title), style)
+    font, grey_font, future_mark = _cell_fonts(fit, style, length)
     texts = np.where(kind == 0, future_mark, np.where(grey, "PAD", cell_text))
     if font <= MIN_TEXT:  # ...but none below 11 px: small cells keep only the grey (the legend names the two greys)
         texts[grey] = ""
@@ -173,13 +182,38 @@ def attention_map_spec(
             "hovertemplate": "%{hovertext}<extra></extra>", "showlegend": False,
         },
     ]
-    layout = _layout(axis_labels(view, joiner="<br>"), labels, style, title)
+    if fit is None:
+        layout = _layout(axis_labels(view, joiner="<br>"), axis_labels(view), style, title)
+    else:
+        layout = _framed_layout(fit, length, style, title)
     if selected_row is not None and 0 <= selected_row < length:
         layout["shapes"] = [{
             "type": "rect", "x0": -0.5, "x1": length - 0.5, "y0": selected_row - 0.5, "y1": selected_row + 0.5,
             "line": {"color": SELECT_COLOUR, "width": 4}, "fillcolor": "rgba(0,0,0,0)", "layer": "above",
         }]
-    return {"data": traces, "layout": layout}
+    return {"data": traces, "layout": layout}, fit
+
+
+def map_words(view: HeadMap, numbers, title: str | None = None) -> Words:
+    """What a framed map's axes and cells say, in the run's language, before map_fit fits it."""
+    return Words(
+        labels=[plotly_escape(label) for label in view.labels], padded=frozenset(p - 1 for p in view.padded),
+        numbers=sorted({str(text) for text in numbers if text}),
+        # Translators: the mark drawn in a map's grey cell whose key comes after the query (6 letters at most)
+        future=_("future"), key_title=_("key: the word being looked at →"),
+        # Translators: the map's corner above its rows, which are the queries (the words looking); a short label
+        corner=_("query ↓"), title=plotly_escape(title) if title else None,
+    )
+
+
+def _cell_fonts(fit: MapFit | None, style: MapStyle, length: int) -> tuple[int, int, str]:
+    """(numbers' font, marks' font, the future mark) of a map's cells: from its fit, or for an unframed style
+    smaller numbers for longer sentences."""
+    if fit is not None:
+        return fit.cell_font, fit.mark_font, fit.future_mark
+    font = style.cell_font - max(0, length - 8)
+    future_mark = ("·" if length > 10 else _("future")) if style.cell_text else ""
+    return font, max(MIN_TEXT, font - 3), future_mark
 
 
 def _three_decimals(weights: np.ndarray, decimal: str) -> list[list[str]]:
@@ -225,22 +259,10 @@ def axis_font(style: MapStyle, length: int) -> int:
     return max(MIN_TEXT, min(style.axis_font, style.axis_font - (length - 8) // 2))
 
 
-def _margins(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
-    """The map's margins; from the labels' sizes when the style knows the room its titles need."""
+def _margins(style: MapStyle, title: str | None) -> dict:
+    """An unframed map's margins: the style's, and room for a title; Plotly's automargin makes room for the labels."""
     title_room = 34 if title else 0
-    margins = {"l": style.margin, "r": style.margin, "t": style.margin + title_room, "b": style.margin}
-    if style.label_room is None:
-        return margins
-    left, top = style.label_room
-    angle = math.radians(_x_tick_angle(len(x_labels)))
-    tick_font = axis_font(style, len(y_labels))
-    widest = max(label_box(label, tick_font)[0] for label in y_labels)
-    tallest = max(w * math.sin(angle) + h * math.cos(angle)
-                  for w, h in (label_box(label, tick_font) for label in x_labels))
-    # a leaning key label reaches right of its column: the last one needs that room, or a phone cuts it off
-    last_reach = label_box(x_labels[-1], tick_font)[0] * math.cos(angle) if angle else 0.0
-    return {**margins, "l": math.ceil(widest + left), "t": math.ceil(tallest + top) + title_room,
-            "r": max(style.margin, math.ceil(last_reach))}
+    return {"l": style.margin, "r": style.margin, "t": style.margin + title_room, "b": style.margin}
 
 
 def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: str | None) -> dict:
@@ -252,7 +274,7 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
         "range": [-0.5, length - 0.5],
     }
     layout = base_layout(
-        style.height, _margins(x_labels, y_labels, style, title),
+        style.height, _margins(style, title),
         xaxis={**axis, "ticktext": x_labels, "side": "top", **({"tickangle": -angle} if angle else {}),
                   "title": {"text": _("key: the word being looked at →") if style.show_titles else "",
                             "font": {"size": max(MIN_TEXT, style.axis_font - 2)}}},
@@ -267,3 +289,32 @@ def _layout(x_labels: list[str], y_labels: list[str], style: MapStyle, title: st
     return layout
 
 
+def _framed_layout(fit: MapFit, length: int, style: MapStyle, title: str | None) -> dict:
+    """A framed map's layout: the margins and sizes of its fit, kept as they are (no automargin: Plotly draws once),
+    the plot a square at the top of the chart (a phone's chart is cut to it: look.phone_map_css), and three titles as
+    annotations: "query ↓" in the corner above the rows, the key title over the keys, the head's name at the top
+    left."""
+    axis = {
+        "tickmode": "array", "tickvals": list(range(length)), "ticks": "", "showgrid": False, "zeroline": False,
+        "fixedrange": True, "automargin": False, "constrain": "domain", "title": {"text": ""},
+    }
+    line = fit.title_font * FIRST_LINE
+    above = fit.margin["t"] - line - 2 - (line + LINE_GAP if fit.head_above else 0)  # plot top to the key title
+    annotations = [{
+        "text": text, "xref": "x domain", "yref": "y domain", "x": x, "y": 1, "xanchor": anchor, "yanchor": "bottom",
+        "xshift": shift, "yshift": lift, "showarrow": False, "font": {"size": size},
+    } for text, x, anchor, shift, lift, size, shown in (
+        (_("query ↓"), 0, "right", -fit.corner_shift, BAND_GAP - 2, fit.corner_font, style.show_titles),
+        (_("key: the word being looked at →"), 1 if fit.key_title_right else 0.5,
+         "right" if fit.key_title_right else "center", 0, above, fit.title_font, style.show_titles),
+        (f"<b>{plotly_escape(title)}</b>" if title else "", 0, "left", -fit.margin["l"],
+         above + (line + LINE_GAP if fit.head_above else 0), fit.title_font, bool(title)),
+    ) if shown]
+    return base_layout(
+        style.height, fit.margin,
+        xaxis={**axis, "ticktext": list(fit.columns), "side": "top", "tickangle": -90 if fit.upright else 0,
+               "tickfont": {"size": fit.column_font}, "range": [-0.5, length - 0.5], "constraintoward": "center"},
+        yaxis={**axis, "ticktext": list(fit.rows), "tickfont": {"size": fit.row_font}, "autorange": False,
+               "range": [length - 0.5, -0.5], "scaleanchor": "x", "constraintoward": "top"},
+        annotations=annotations, hovermode="closest", clickmode="event+select",
+    )

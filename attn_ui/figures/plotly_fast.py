@@ -12,12 +12,13 @@ tests/ui/test_plotly_fast.py fails with a message naming the one that a Plotly o
 3. `go.layout.Template._props` (private attribute): the template as Plotly's own dict, read without a copy.
 4. `plotly.io.templates.default` is "streamlit" once Streamlit is imported, and go.Figure applies it.
 5. SOURCE_SANS_EM: the advance widths of Source Sans, the font Streamlit gives Plotly charts, measured in
-   Chromium; tests/browser/test_map_margins_browser.py checks that Plotly keeps the margins they give.
+   Chromium; tests/browser/test_map_margins_browser.py checks that the labels they size stay inside their margins.
 """
 
 from __future__ import annotations
 
 import html
+import unicodedata
 from types import MappingProxyType
 
 import plotly.graph_objects as go
@@ -66,10 +67,28 @@ def template_dict(template: go.layout.Template) -> dict:
 
 def label_box(label: str, size: float) -> tuple[float, float]:
     """(width, height) in px of a tick label at this font size (<br> breaks lines). Within a few per cent of what
-    Chromium draws; MapStyle.label_room was measured with this estimate, so it covers the difference."""
+    Chromium draws for Latin text (figures/map_fit.py leaves gaps for the difference), and no narrower than any
+    phone draws the rest (char_em)."""
     lines = [html.unescape(line) for line in label.split("<br>")]
-    width = max(size * sum(SOURCE_SANS_EM.get(char, 1.0) for char in line) for line in lines)
+    width = max(size * sum(char_em(char) for char in line) for line in lines)
     return width, size * (FIRST_LINE + LINE_SPACING * (len(lines) - 1))
+
+
+def char_em(char: str) -> float:
+    """One character's advance (em), erring wide where the font is not known: Source Sans' own width; nothing for a
+    joiner, a variation selector or a combining mark; 1.3 em for an emoji or a wide symbol, drawn alone when a phone
+    cannot join it to its neighbours (a family of four is four faces: 5.2 em, one face where the phone joins them);
+    a full em for any other letter (a CJK character is one em), more for the few very wide ligatures."""
+    if char in SOURCE_SANS_EM:
+        return SOURCE_SANS_EM[char]
+    if char in VERY_WIDE_EM:
+        return VERY_WIDE_EM[char]
+    category = unicodedata.category(char)
+    if category in ("Mn", "Me", "Cf"):
+        return 0.0
+    if category in ("So", "Sk") and unicodedata.east_asian_width(char) in ("W", "F"):
+        return 1.3
+    return 1.0
 
 
 # Advance widths (em) of Source Sans, the font Streamlit's theme gives Plotly charts, measured in Chromium (canvas
@@ -87,5 +106,8 @@ SOURCE_SANS_EM = MappingProxyType(dict(zip(
     ),
     strict=True,
 )))
+# Single characters that draw as long words (Arabic ligatures of whole phrases, cuneiform numerals): no font on this
+# machine draws them, so these are generous guesses, wider than the fonts we know of
+VERY_WIDE_EM = MappingProxyType({"\ufdfa": 4.0, "\ufdfb": 4.0, "\ufdfd": 10.0, "\U0001242b": 3.0})
 LINE_SPACING = 1.3  # Plotly's: each further line of a label adds 1.3 em
 FIRST_LINE = 4 / 3  # the first line of an SVG label is about 1.33 em tall

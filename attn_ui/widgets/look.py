@@ -11,6 +11,11 @@ browser without `light-dark()`.
 
 import streamlit as st
 
+from attn_ui.figures import layout
+from attn_ui.figures.layout import MIN_TEXT
+from attn_ui.figures.map_fit import EXTRA_RANGE, PHONE_FONT
+from attn_ui.figures.palette import GREY_TEXT
+
 CSS = """
 <style>
 .block-container { padding-top: 2.2rem !important; padding-bottom: 2rem !important; }
@@ -85,8 +90,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 }
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
 [class*="-dropout-row"] .stButton { min-width: 7.5rem; }
-/* The element holding our script (TOUCH_JS below) takes no room: a projector page must still fit 720 px */
-[data-testid="stElementContainer"]:has(#attn-touch) { display: none !important; }
+/* The elements holding our script (TOUCH_JS below) and a map's phone CSS take no room: a projector page must still
+   fit 720 px */
+[data-testid="stElementContainer"]:has(#attn-touch),
+[data-testid="stLayoutWrapper"]:has(> [class*="st-key-mp-"]), .stApp [class*="st-key-mp-"] {
+  display: none !important; }
 /* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped; and the toolbars
    that a hover would show and hide (Plotly's camera and full screen, a table's search and download) stay up after
    a touch, over a chart's title or the tile above a table: a phone goes without them */
@@ -358,8 +366,47 @@ if (!window.__attnRow) {
 """
 
 
+# --- the Lab's map on a phone ------------------------------------------------------------------------------------
+
+def _phone_map_css() -> str:
+    """The CSS that fits the Lab's map to a phone (figures/map_fit.py), written once from the ranges a PhoneFit can
+    take: the map's panel holds an empty container named by PhoneFit.key ("mp-k-8-h440-r15-…"); each part of that
+    name sets one CSS variable, and five rules size the labels, the titles, the numbers and the marks (a grey cell's
+    mark is told by its colour), and cut the chart to its map, whose plot is a square at the top: min(height, width
+    + extra) px. The chart itself keeps its height, so Plotly is not asked to draw it again."""
+    panel = ".st-key-lab-panel"
+    marked = f'{panel}:has([class*="st-key-mp-"])'
+    sizes = range(MIN_TEXT, PHONE_FONT + 1)
+    values = [("k", "extra", range(EXTRA_RANGE[0], EXTRA_RANGE[1] + 1, 4)),
+              ("h", "most", sorted({layout.LAB.height, layout.PROJECTOR.height})),
+              ("r", "rows", sizes), ("c", "keys", sizes), ("t", "titles", sizes),
+              ("n", "numbers", [0, *sizes]), ("m", "marks", [0, *sizes])]
+    lines = [f'{panel}:has([class*="st-key-mp-"][class*="-{letter}{value}-"]) {{ --attn-map-{name}: {value}px; }}'
+             for letter, name, options in values for value in options]
+    height = "min(var(--attn-map-most), calc(100vw - 2rem + var(--attn-map-extra)))"
+    plot = f"{marked} .js-plotly-plot"
+    mark = f'[data-unformatted*="{GREY_TEXT}"]'
+    lines += [
+        # Streamlit sizes the chart's element by its flex basis: a height alone does not hold
+        f'{marked} > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {{ overflow: hidden; '
+        f"height: {height} !important; flex-basis: {height} !important; }}",
+        f'{marked} [data-testid="stPlotlyChart"] {{ height: var(--attn-map-most) !important; }}',
+        f"{plot} .ytick text {{ font-size: var(--attn-map-rows) !important; }}",
+        f"{plot} .xtick text {{ font-size: var(--attn-map-keys) !important; }}",
+        f"{plot} .annotation text {{ font-size: var(--attn-map-titles) !important; }}",
+        f"{plot} .textpoint text:not({mark}) {{ font-size: var(--attn-map-numbers) !important; }}",
+        f"{plot} .textpoint text{mark} {{ font-size: var(--attn-map-marks) !important; }}",
+    ]
+    block = "\n".join(lines)
+    return f"<style>\n@media (max-width: 640px) {{\n{block}\n}}\n</style>"
+
+
+PHONE_MAP_CSS = _phone_map_css()
+
+
 def apply_look() -> None:
     st.html(CSS)
+    st.html(PHONE_MAP_CSS)
     st.html(TOUCH_JS, unsafe_allow_javascript=True)
     st.html(ROW_JS, unsafe_allow_javascript=True)
 

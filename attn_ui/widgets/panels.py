@@ -12,13 +12,24 @@ from attn_core import Result, Settings
 from attn_lang import _, current_language, number
 from attn_ui.figures import maps
 from attn_ui.figures.layout import LAB, MapStyle, download_config, with_min_fonts
-from attn_ui.figures.plotly_fast import ReadyFigure
+from attn_ui.figures.plotly_fast import ReadyFigure, label_box
 from attn_ui.widgets import projector
 from attn_ui.widgets.access import weights_table_expander
-from attn_ui.words.explain import KPI_HELP, empty_row_warning, kpi_values, map_summary, row_sentence
+from attn_ui.words.explain import (
+    KPI_HELP,
+    cut_words_line,
+    empty_row_warning,
+    head_name,
+    kpi_values,
+    map_summary,
+    row_sentence,
+)
 from attn_ui.words.export import map_file_name
 
 MAP_KEY = "lab.map"
+PHONE_MARK = "<span></span>"  # what the container named by PhoneFit.key holds (it is never shown)
+PROJECTOR_BODY_PX = 22.4  # projector mode's body text (look.BODY)
+PROJECTOR_LINE_ROOM = 1300  # px: two lines under the projector's map at 1280x720; more would push the Lab off screen
 
 
 def show_notes(notes: Iterable[str], projector: bool = False) -> None:
@@ -43,9 +54,12 @@ def show_notes(notes: Iterable[str], projector: bool = False) -> None:
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
-def _drawn_map(_result: Result, settings: Settings, row: int | None, style: MapStyle, lang: str) -> tuple[dict, str]:
-    """The map's figure dict and its text alternative, in language `lang` (the run's: it is the key's)."""
-    return maps.attention_map_spec(_result, selected_row=row, style=style), map_summary(_result)
+def _drawn_map(_result: Result, settings: Settings, row: int | None, style: MapStyle, lang: str
+               ) -> tuple[dict, str, str, str | None]:
+    """The map's figure dict, its text alternative, the key that tells a phone how to draw it (PhoneFit.key) and the
+    words it cut short, whole, in language `lang` (the run's: it is the key's)."""
+    spec, fit = maps.fitted_map(_result, selected_row=row, style=style, title=head_name(_result))
+    return spec, map_summary(_result), fit.phone.key if fit else "", cut_words_line(_result, fit.cut if fit else ())
 
 
 @st.cache_data(max_entries=2_000, show_spinner=False, hash_funcs={Settings: repr, MapStyle: repr})
@@ -150,12 +164,18 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
 def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and, unless `sentence` is
     False (a projected scene, whose answer already says it), the sentence that explains that row."""
-    spec, summary = _drawn_map(_result=result, settings=result.settings, row=row, style=style,
-                               lang=current_language())
+    spec, summary, phone, cut = _drawn_map(_result=result, settings=result.settings, row=row, style=style,
+                                           lang=current_language())
+    if phone:  # a container that only carries its name, which sizes the map on a phone (look.PHONE_MAP_CSS)
+        st.container(key=phone).html(PHONE_MARK)  # Streamlit does not draw an empty container
     st.plotly_chart(
         ReadyFigure(spec), key=MAP_KEY, on_select="rerun", selection_mode="points",
         config=download_config(map_file_name(result.settings)), alt=summary,
     )
+    if cut and not projector.is_on():
+        st.caption(cut)
+    elif cut and label_box(cut.replace("*", "").replace("\\", ""), PROJECTOR_BODY_PX)[0] <= PROJECTOR_LINE_ROOM:
+        st.markdown(cut)  # a caption is hidden in projector mode; body text there, if it keeps the Lab on one screen
     with st.container(key="map-row"):  # on a phone it stays in view under the pinned map (look.py)
         if row is not None:
             if sentence:

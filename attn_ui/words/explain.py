@@ -115,6 +115,23 @@ def shown_sum(weights) -> float:
     return float(sum(Decimal(f"{float(weight):.2f}") for weight in weights))
 
 
+def head_name(result: Result) -> str | None:
+    """The head in view, as the map names it at its top left ("Head 2 of 4"); None with one head."""
+    s = result.settings
+    # Translators: the title at the top left of the attention map when there are several heads
+    return _("Head {view} of {heads}", view=s.view, heads=s.heads) if s.heads > 1 else None
+
+
+def cut_words_line(result: Result, cut: Iterable[int]) -> str | None:
+    """The words the map had to cut short ("3 Electro…"), whole, with their positions (Markdown, words escaped)."""
+    cut = list(cut)
+    if not cut:
+        return None
+    words = " · ".join(f"{position + 1} **{md_escape(result.labels[position])}**" for position in cut)
+    # Translators: under the map; {words} lists positions and words ("1 **Electroencephalographers** · 3 **...**")
+    return _("Cut short on the map: {words}", words=words)
+
+
 def empty_row_warning(result: Result) -> str | None:
     if not result.empty_rows:
         return None

@@ -99,7 +99,7 @@ def test_tapping_the_last_two_words_greys_their_columns_for_every_row():
     at.toggle(key="lab.causal").set_value(True).run()
     assert kpis(at)["Masked cells"] == "18"
     ticks = map_spec(at)["layout"]["yaxis"]["ticktext"]
-    assert ticks[4:] == ["one · PAD", "step · PAD"]
+    assert ticks[4:] == ["one<br>PAD", "step<br>PAD"]  # six rows are tall enough for "PAD" under the word
     assert url(at) == {"causal": "1", "pad": "5,6"}
     at.pills(key="lab.pad").set_value([5]).run()  # tapping again restores the word
     assert kpis(at)["Padding-blocked cells"] == "6"

@@ -40,7 +40,9 @@ def test_mode_projector_in_the_url_turns_the_lab_into_the_big_map():
     assert projector_css_shown(at)
     spec = layout(at)
     assert spec["height"] == styles.PROJECTOR.height
-    assert spec["xaxis"]["tickfont"]["size"] == spec["yaxis"]["tickfont"]["size"] == styles.PROJECTOR.axis_font
+    assert spec["yaxis"]["tickfont"]["size"] == styles.PROJECTOR.axis_font
+    # the keys lie side by side, as large as their columns allow ("journey" beside "starts")
+    assert styles.PROJECTOR_MIN_FONT <= spec["xaxis"]["tickfont"]["size"] <= styles.PROJECTOR.axis_font
     assert {m.label: m.value for m in at.metric} == kpi_values(compute(Settings(causal=True, heads=4)))
     assert url(at) == {"mode": "projector", "causal": "1", "heads": "4"}
 

@@ -111,8 +111,8 @@ def test_projector_style_draws_every_word_and_number_at_18_px_or_more():
     sizes = [size for trace in figure.data if trace.textfont and trace.textfont.size
              for size in np.ravel(trace.textfont.size)]
     sizes += [figure.layout.xaxis.tickfont.size, figure.layout.yaxis.tickfont.size]
-    sizes += [figure.layout.xaxis.title.font.size, figure.layout.yaxis.title.font.size]
-    assert len(sizes) >= 5 and min(sizes) >= 18, sizes
+    sizes += [note.font.size for note in figure.layout.annotations]  # the titles: key, "query ↓"
+    assert len(sizes) >= 6 and min(sizes) >= 18, sizes
     assert figure.layout.height >= 500  # room left under it for the row's sentence and the legend at 720 px
     assert projector.map_style(True) is layout.PROJECTOR and projector.map_style(False) is layout.LAB
     assert 480 <= projector.map_style(True, scene=True).height <= layout.PROJECTOR.height

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import pytest
 
 from attn_core import Settings, compute
-from attn_ui.figures import layout, maps, plotly_fast
+from attn_ui.figures import layout, map_fit, maps, plotly_fast
 
 
 @pytest.fixture
@@ -75,10 +75,12 @@ def test_causal_map_greys_exactly_the_upper_triangle_and_the_top_row_is_one():
 def test_pad_words_are_marked_on_both_axes_and_markup_is_escaped():
     result = compute(Settings(sentence="<b>hi</b> there you", padded=(3,)))
     figure = maps.attention_map(result)
-    assert figure.layout.yaxis.ticktext == ("&lt;b&gt;hi&lt;/b&gt;", "there", "you · PAD")
+    assert figure.layout.yaxis.ticktext == ("&lt;b&gt;hi&lt;/b&gt;", "there", "you<br>PAD")  # rows tall enough: 2 lines
     assert figure.layout.xaxis.ticktext[2] == "you<br>PAD"
     hover = figure.data[2].hovertext
     assert all("<b>hi</b>" not in line for line in hover)
+    sixteen = maps.attention_map(compute(Settings(sentence=" ".join(f"w{n}" for n in range(16)), padded=(3,))))
+    assert sixteen.layout.yaxis.ticktext[2] == "w2 · PAD"  # 16 rows are one line tall
 
 
 def test_hover_says_why_a_cell_is_blocked_or_dropped():
@@ -121,10 +123,13 @@ def test_label_box_measures_words_counts_entities_once_and_stacks_lines():
     assert two_lines[0] == plotly_fast.label_box("step", 15)[0] and two_lines[1] == pytest.approx(15 * (4 / 3 + 1.3))
 
 
-def test_margins_grow_with_the_labels_and_only_where_the_style_measured_its_room():
+def test_margins_come_from_the_labels_and_leave_a_phone_250_px_of_map():
     short = maps.attention_map_spec(compute(Settings()))["layout"]["margin"]
-    padded = maps.attention_map_spec(compute(Settings(padded=(5, 6))))["layout"]["margin"]
     long = maps.attention_map_spec(compute(Settings(sentence=" ".join(["tokenization"] * 12))))["layout"]["margin"]
-    assert short["l"] < padded["l"] < long["l"] and short["t"] < padded["t"] < long["t"]  # "· PAD", then leaning
+    assert short["l"] < long["l"] <= layout.LAB.word_room + map_fit.ROW_GAP and short["t"] < long["t"]  # keys on end
+    for style in (layout.LAB, layout.PROJECTOR):
+        margin = maps.attention_map_spec(compute(Settings(sentence=" ".join(["x" * 24] * 16))), style=style)["layout"][
+            "margin"]
+        assert map_fit.NARROW_CHART - margin["l"] - margin["r"] >= 250
     small = maps.attention_map_spec(compute(Settings()), style=layout.SMALL, title="head 1")["layout"]["margin"]
-    assert small == {"l": 4, "r": 4, "t": 38, "b": 4}  # no measured room: Plotly's automargin sizes it
+    assert small == {"l": 4, "r": 4, "t": 38, "b": 4}  # no frame: Plotly's automargin sizes it
