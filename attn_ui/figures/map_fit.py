@@ -221,16 +221,16 @@ def fit_map(words: Words, style: MapStyle) -> MapFit:
 
     cell_font = number_font(wide_cell, style.cell_font, style.text_floor)
     phone_cell_font = number_font(phone_cell, PHONE_FONT, MIN_TEXT)
-    # a mark is 3 px smaller than the numbers, no smaller than the style's floor. A phone (whose CSS finds a cell's
-    # text by its size) draws the marks at their own size where they fit, else none; a mark at the numbers' own size
-    # goes with them, so there "future" must fit the phone's numbers' size, or the mark is "·"
+    # a mark is 3 px smaller than the numbers, no smaller than the style's floor; "future" where it fits the style's
+    # own screen (the projector keeps its word, smaller if it must, down to the floor), else "·". A phone's CSS tells a mark from a number by its grey colour
+    # (look.PHONE_MAP_CSS), so it draws the marks at their own size where they fit, else none
     mark_font = max(style.text_floor, cell_font - 3) if cell_font else 0
-    same = mark_font == cell_font
-    future_mark = "" if not cell_font else words.future if fits_cell(words.future, mark_font, wide_cell) and (
-        not same or not phone_cell_font or fits_cell(words.future, phone_cell_font, phone_cell)) else "·"
+    future_font = cell_font and largest(lambda f: fits_cell(words.future, f, wide_cell), mark_font, style.text_floor)
+    mark_font = future_font or mark_font  # "future" as large as its cell takes it, down to the floor
+    future_mark = "" if not cell_font else words.future if future_font else "·"
     widest_mark = max([future_mark, "PAD"], key=lambda mark: width(mark, 1))
-    phone_mark = phone_cell_font if same else largest(
-        lambda f: fits_cell(widest_mark, f, phone_cell), max(MIN_TEXT, phone_cell_font - 3), MIN_TEXT) or 0
+    phone_mark = largest(lambda f: fits_cell(widest_mark, f, phone_cell),
+                         max(MIN_TEXT, (phone_cell_font or PHONE_FONT) - 3), MIN_TEXT) or 0
 
     # "query ↓" ends clear of a first key label wider than its column; the key title is centred over the plot unless
     # it would run into the head's name beside it, on either screen

@@ -41,7 +41,7 @@ from attn_core.query import PAGE_ANSWERS_KEY, unused_key_notes
 from attn_core.settings import FIELD_BY_NAME
 from attn_lang import _, number
 from attn_ui.quiz.bank import BY_ID
-from attn_ui.widgets import lang, projector
+from attn_ui.widgets import lang, projector, theme
 from attn_ui.widgets import questions as quiz
 from attn_ui.widgets.state import SETTINGS_KEY, history_navigation, url_params
 from attn_ui.words.explain import listed
@@ -59,9 +59,10 @@ def arrive(memory_key: str) -> dict[str, list[str]]:
 
 def kept() -> dict[str, str]:
     """The KEPT keys as this run has them: projector mode as the session has it (its switch may have just turned it
-    off), the language picked. Not the values the page arrived with: those would bring back a mode switched off."""
+    off), the language and the theme picked. Not the values the page arrived with: those would bring back a mode
+    switched off."""
     mode = {"mode": projector.PROJECTOR} if projector.is_on() else {}
-    return {**mode, **lang.url_view()}
+    return {**mode, **lang.url_view(), **theme.url_view()}
 
 
 def write_address(wanted: Mapping[str, str], memory_key: str, replace: bool = False) -> None:

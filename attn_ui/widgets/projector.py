@@ -139,10 +139,13 @@ def view_keys(row: int | None, projector: bool) -> dict[str, str]:
     return {"row": "" if row is None else str(row + 1), "mode": PROJECTOR if projector else ""}
 
 
-def map_style(projector: bool, scene: bool = False) -> layout.MapStyle:
+def map_style(projector: bool, scene: bool = False, under_link: bool = False) -> layout.MapStyle:
+    """The map's style: the Lab's, or projected (on a scene's board; in the Lab, shorter under a Back to scene line)."""
     if not projector:
         return layout.LAB
-    return layout.SCENE_PROJECTOR if scene else layout.PROJECTOR
+    if scene:
+        return layout.SCENE_PROJECTOR
+    return layout.PROJECTOR_UNDER_LINK if under_link else layout.PROJECTOR
 
 
 @dataclass(frozen=True)

@@ -406,3 +406,27 @@ def collect_page_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     return errors
+
+
+def tick_problems(shown: list[str], labels: list[str], padded) -> list[str]:
+    """What is wrong with a map's drawn tick labels (their text as the browser has it) against the words they stand
+    for, literally: each word itself, or cut ("3 Electro…", its position first, the start of the word as typed); a
+    padded word followed by its PAD mark (" · PAD" on one line, or "PAD" on a line under it, which reads as "wordPAD"
+    in the text). Markup typed in a word must show as its characters, never as markup (which would drop them)."""
+    if len(shown) != len(labels):
+        return [f"{len(shown)} labels drawn for {len(labels)} words"]
+    problems = []
+    for position, (text, label) in enumerate(zip(shown, labels, strict=True), start=1):
+        said = text
+        if position in set(padded):
+            if not said.endswith("PAD"):
+                problems.append(f"{position}: {text!r} has no PAD mark")
+                continue
+            said = said[:-3].removesuffix(" · ")
+        if said.endswith("…"):
+            start = said[:-1].removeprefix(f"{position} ")
+            if not (start and label.startswith(start)):
+                problems.append(f"{position}: {text!r} is not the start of {label!r}")
+        elif said != label:
+            problems.append(f"{position}: {text!r} is not {label!r}")
+    return problems

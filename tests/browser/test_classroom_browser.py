@@ -28,7 +28,7 @@ MAP_TEXT = """
     .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
     .map((t) => [t.textContent.trim(), parseFloat(getComputedStyle(t).fontSize)]);
   return {cells: read(".textpoint text"), ticks: read(".xtick text, .ytick text"),
-          titles: read(".g-xtitle text, .g-ytitle text"), height: gd.getBoundingClientRect().height};
+          titles: read(".g-xtitle text, .g-ytitle text, .annotation text"), height: gd.getBoundingClientRect().height};
 }
 """
 

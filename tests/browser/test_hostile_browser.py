@@ -163,9 +163,9 @@ def test_typed_words_show_as_literal_text(server, watched, sentence):
     assert watched.locator('[data-testid="stAlert"]').count() == 0, "a valid sentence needs no note"
 
     # heatmap: the SVG tick text is the word itself; the padded word carries the PAD mark
-    assert y_ticks(watched) == [label + (" · PAD" if pos == 2 else "") for pos, label in enumerate(labels, 1)]
-    x_ticks = watched.evaluate(_TICKS, ["x"])
-    assert x_ticks == [label + ("PAD" if pos == 2 else "") for pos, label in enumerate(labels, 1)]
+    # (a word too long for the map is cut, its position first; the line under the map gives it whole)
+    assert harness.tick_problems(y_ticks(watched), labels, {2}) == []
+    assert harness.tick_problems(watched.evaluate(_TICKS, ["x"]), labels, {2}) == []
 
     # PAD chips: one per word, the word as typed
     assert watched.locator(".st-key-lab-pad button").evaluate_all(_VISIBLE_TEXT) == labels

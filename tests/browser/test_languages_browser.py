@@ -27,7 +27,7 @@ from attn_core.training.data import toy_language
 from attn_lang import PSEUDO
 from attn_poll import Poll, open_store
 from attn_ui.quiz.bank import QUESTIONS, SECTIONS
-from attn_ui.views.quiz_view import SHAPES
+from attn_ui.quiz.bank import QUESTIONS
 from attn_ui.words import live
 
 pytestmark = pytest.mark.browser
@@ -123,8 +123,9 @@ def english_on(page, where: str, problems: dict) -> None:
 
 def every_answer() -> str:
     """Check yourself's `answers`, every question answered (its first option; an ordering in its given order)."""
-    first = {i: (tuple(range(count)) if kind == "order" else 0) for i, (kind, count) in enumerate(SHAPES)}
-    return write_answers(SHAPES, first, first)
+    shapes = tuple((question.kind, len(question.options)) for question in QUESTIONS)
+    first = {i: (tuple(range(count)) if kind == "order" else 0) for i, (kind, count) in enumerate(shapes)}
+    return write_answers(shapes, first, first)
 
 
 PAGES = ("", "Peeking_and_the_causal_mask", "Padding_mask", "Dropout", "Many_heads", "Shapes_and_memory",
