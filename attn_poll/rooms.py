@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy import Connection, Row, delete, func, insert, null, select, update
+from sqlalchemy import Connection, Row, bindparam, delete, func, insert, null, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from attn_lang import _, _n
@@ -305,12 +305,9 @@ class Poll:
         def work(connection: Connection) -> PhoneView:  # two queries: the room's row, then all the rest at once
             room = self._room(connection, code, allow_ended=True)
             voter_hash = codes.hash_voter(voter_id, room.voter_salt)
-            found = connection.execute(select(
-                *self._state_columns(room),
-                self._my_vote_query(room, voter_hash).label("my_vote"),
-                self._my_vote_query(room, voter_hash, column=votes.c.round_number).label("my_round"),
-                self._voted_at_query(room, voter_hash).label("voted_at"),
-            )).one()
+            found = connection.execute(PHONE_VIEW, {  # built once (every phone of a room asks it at once)
+                "room_id": room.id, "position": room.question_position, "round": room.round_number,
+                "voter_hash": voter_hash}).one()
             carried = found.my_round is not None and found.my_round != room.round_number
             return PhoneView(state=self._state_from(room, found), my_vote=found.my_vote,
                              stamp=(*self._room_stamp(room), found.voted_at), carried=carried)
@@ -452,13 +449,10 @@ class Poll:
         """The room row for a code a person typed; RoomNotFound, RoomExpired or RoomEnded otherwise.
         plain: the row alone, without the current question's option count (the phone's cheap stamp)."""
         canonical = codes.normalise_room_code(code)
-        option_count = select(questions.c.option_count).where(questions.c.room_id == rooms.c.id,
-                                                              questions.c.position == rooms.c.question_position)
-        query = select(rooms) if plain else select(rooms, option_count.scalar_subquery().label("option_count"))
-        query = query.where(rooms.c.code == canonical)
+        query = ROOM_PLAIN if plain else ROOM
         if lock:  # PostgreSQL: one writer per room at a time (SQLite's BEGIN IMMEDIATE already serialises)
             query = query.with_for_update()
-        room = connection.execute(query).first()
+        room = connection.execute(query, {"code": canonical}).first()
         if room is None:
             raise RoomNotFound(_("No room has that code. Check the code on the projector."))
         if room.expires_at <= self.clock():
@@ -636,3 +630,35 @@ class Poll:
         ).rowcount
         if not opened:
             raise WrongPhase(missing)
+
+
+# The phone's reads, built once: a scene change makes every phone of a room ask them within a second, and building a
+# statement (its clauses, its cache key) cost SQLAlchemy several times what SQLite takes to answer it
+# (bench/phone_redraw.py). Each is the same query as the room's helpers above, with its values as parameters.
+ROOM_PLAIN = select(rooms).where(rooms.c.code == bindparam("code"))
+ROOM = select(rooms, select(questions.c.option_count).where(
+    questions.c.room_id == rooms.c.id, questions.c.position == rooms.c.question_position
+).scalar_subquery().label("option_count")).where(rooms.c.code == bindparam("code"))
+
+
+def _phone_vote(column):
+    """The voter's answer in the round open (a second round: their second vote, else their first): NULL in the lobby,
+    whose position is NULL and matches no vote."""
+    return select(column).join(voters, voters.c.id == votes.c.voter_id).where(
+        voters.c.room_id == bindparam("room_id"), voters.c.voter_hash == bindparam("voter_hash"),
+        votes.c.room_id == bindparam("room_id"), votes.c.question_position == bindparam("position"),
+        votes.c.round_number <= bindparam("round")).order_by(votes.c.round_number.desc()).limit(1).scalar_subquery()
+
+
+PHONE_VIEW = select(
+    select(questions.c.question_id).where(questions.c.room_id == bindparam("room_id"),
+                                          questions.c.position == bindparam("position")).scalar_subquery()
+    .label("question_id"),
+    select(func.count()).where(questions.c.room_id == bindparam("room_id")).scalar_subquery().label("question_count"),
+    select(func.count()).where(voters.c.room_id == bindparam("room_id")).scalar_subquery().label("voter_count"),
+    _phone_vote(votes.c.option_index).label("my_vote"),
+    _phone_vote(votes.c.round_number).label("my_round"),
+    select(voters.c.tokens_at).where(voters.c.room_id == bindparam("room_id"),
+                                     voters.c.voter_hash == bindparam("voter_hash")).scalar_subquery()
+    .label("voted_at"),
+)
