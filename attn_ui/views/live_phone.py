@@ -139,8 +139,9 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None, ca
     scene = SCENES[number - 1]
     words = scene_text(number)
     noted = _show_note()
-    st.markdown(_("**Scene {number} of {count} · {title}**", number=number, count=len(SCENES), title=words.title))
-    st.markdown(asked.ask)
+    # the scene and its question in one element: every phone of the room draws them at once (bench/phone_redraw.py)
+    st.markdown(_("**Scene {number} of {count} · {title}**", number=number, count=len(SCENES), title=words.title)
+                + "\n\n" + asked.ask)
     key = f"{ANSWER_PREFIX}{state.question_index}.{state.round_number}"
     voting = state.phase is Phase.VOTING
     if asked.kind == "number":
