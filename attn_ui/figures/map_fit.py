@@ -222,8 +222,9 @@ def fit_map(words: Words, style: MapStyle) -> MapFit:
     cell_font = number_font(wide_cell, style.cell_font, style.text_floor)
     phone_cell_font = number_font(phone_cell, PHONE_FONT, MIN_TEXT)
     # a mark is 3 px smaller than the numbers, no smaller than the style's floor; "future" where it fits the style's
-    # own screen (the projector keeps its word, smaller if it must, down to the floor), else "·". A phone's CSS tells a mark from a number by its grey colour
-    # (look.PHONE_MAP_CSS), so it draws the marks at their own size where they fit, else none
+    # own screen (the projector keeps its word, smaller if it must, down to the floor), else "·". A phone's CSS tells
+    # a mark from a number by its grey colour (look.PHONE_MAP_CSS): it draws the marks at their own size where they
+    # fit, else none
     mark_font = max(style.text_floor, cell_font - 3) if cell_font else 0
     future_font = cell_font and largest(lambda f: fits_cell(words.future, f, wide_cell), mark_font, style.text_floor)
     mark_font = future_font or mark_font  # "future" as large as its cell takes it, down to the floor

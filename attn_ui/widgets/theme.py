@@ -31,7 +31,8 @@ PICKED_KEY = "app.theme"
 MENU_KEY = "app.theme.menu"
 SYSTEM = "system"
 THEMES = ("light", "dark", SYSTEM)  # the menu's order; the URL's values
-NAMES = MappingProxyType({"light": N_("Light"), "dark": N_("Dark"), SYSTEM: N_("System")})  # translated where the menu draws them
+# translated where the menu draws them
+NAMES = MappingProxyType({"light": N_("Light"), "dark": N_("Dark"), SYSTEM: N_("System")})
 UNKNOWN = N_("`theme` is `light`, `dark` or `system`; {value} was ignored.")
 
 

@@ -27,7 +27,6 @@ from attn_core.training.data import toy_language
 from attn_lang import PSEUDO
 from attn_poll import Poll, open_store
 from attn_ui.quiz.bank import QUESTIONS, SECTIONS
-from attn_ui.quiz.bank import QUESTIONS
 from attn_ui.words import live
 
 pytestmark = pytest.mark.browser
