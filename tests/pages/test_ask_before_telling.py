@@ -1,5 +1,6 @@
 """Ask before telling: on each lesson page, nothing drawn above a predict-first question, or right below it, states
-its answer; and no lesson states the answer to a question a later lesson asks.
+its answer; and no lesson states the answer to a question a later lesson asks. In English and in Spanish: each
+question declares its giveaways in both (`facts`, `facts_es`), and every test runs the pages in each language.
 
 For every question a lesson asks inline, its answer's key facts are declared below (the words or numbers that
 would give it away). The page is run in AppTest with nothing answered, its elements are walked in the order the
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from attn_lang import _, using
 from attn_ui.quiz.bank import BY_ID
 from tests.apptest_helpers import APP, checked
 
@@ -31,22 +33,34 @@ class Asked:
     folded: bool = True  # what answers it waits in an answer fold right under the question
     notation: tuple[str, ...] = ()  # symbols that give it away above the question on its own page: below it they
     # are what the student reads once the prediction is made, and an earlier lesson teaches them as its own matter
+    facts_es: tuple[str, ...] = ()  # the same giveaways as the Spanish catalog words them
+
+    def giveaways(self, lang: str) -> tuple[str, ...]:
+        return self.facts_es if lang == "es" else self.facts
 
 
 ASKED = (
     Asked("pages/1_Peeking_and_the_causal_mask.py", "pad-zero-trap",
-          ("29%", "0.29", "3.46", "still gets weight", "weight e⁰", "e⁰ = 1 out of", "but hands")),
+          ("29%", "0.29", "3.46", "still gets weight", "weight e⁰", "e⁰ = 1 out of", "but hands"),
+          facts_es=("29 %", "29%", "0,29", "3,46", "sigue recibiendo peso", "peso e⁰", "pero entrega")),
     Asked("pages/2_Padding_mask.py", "pad-one-open-cell",
           ("only at word 1", "only at itself", "one open cell", "row 1 may", "row 1 always"), no_chart_before=True,
-          folded=False),
-    Asked("pages/3_Dropout.py", "dropout-rescale", ("on average", "sums to about 1", "mean row sum over", "mean of")),
+          folded=False, facts_es=("solo puede mirarse a sí misma", "una única celda abierta", "la fila 1 solo",
+                                  "la fila 1 siempre", "solo en la palabra 1")),
+    Asked("pages/3_Dropout.py", "dropout-rescale", ("on average", "sums to about 1", "mean row sum over", "mean of"),
+          facts_es=("en promedio", "alrededor de 1", "la suma media de las filas es", "con el reescalado y",
+                    "media de %{x}")),
     Asked("pages/4_Many_heads.py", "heads-start-column",
-          ("column 3", "columns 3", "begin at", "(n − 1)", "fills columns", "concat columns", "→ columns")),
+          ("column 3", "columns 3", "begin at", "(n − 1)", "fills columns", "concat columns", "→ columns"),
+          facts_es=("columna 3", "columnas 3", "empiezan en", "empieza en", "(n − 1)", "ocupa las columnas",
+                    "columnas de concat", "→ columnas")),
     Asked("pages/5_Shapes_and_memory.py", "shapes-double-context",
           ("four times", "4 times", "square law", "T appears twice", "factor of 4"),
-          notation=("B·h·T·T", "T·T", "T²", "T, T)")),  # lesson 4 counts h·T² scores; lesson 5's shape path shows them
+          notation=("B·h·T·T", "T·T", "T²", "T, T)"),  # lesson 4 counts h·T² scores; lesson 5's shape path shows them
+          facts_es=("cuatro veces", "4 veces", "ley del cuadrado", "T aparece dos veces", "factor 4")),
     Asked("pages/7_Train_it_yourself.py", "train-mask-off-zero",
-          ("close to zero", "near zero", "falls to zero", "looks wonderful", "goes below the true entropy")),
+          ("close to zero", "near zero", "falls to zero", "looks wonderful", "goes below the true entropy"),
+          facts_es=("casi cero", "hasta cero", "cerca de cero", "por debajo de la entropía")),
 )
 LESSONS = ("pages/1_Peeking_and_the_causal_mask.py", "pages/2_Padding_mask.py", "pages/3_Dropout.py",
            "pages/4_Many_heads.py", "pages/5_Shapes_and_memory.py", "pages/6_One_row_by_hand.py",
@@ -124,55 +138,72 @@ def _descendants(node):
         yield from _descendants(child)
 
 
-def told(texts: list[str], asked: Asked, above: bool = False) -> list[str]:
-    said = "\n".join(text.replace(BY_ID[asked.question].prompt, "") for text in texts).lower()  # not the question
-    return [fact for fact in asked.facts + (asked.notation if above else ()) if fact.lower() in said]
+def told(texts: list[str], asked: Asked, above: bool = False, lang: str = "en") -> list[str]:
+    with using(lang):
+        prompt = _(BY_ID[asked.question].prompt)
+    said = "\n".join(text.replace(prompt, "") for text in texts).lower()  # not the question
+    return [fact for fact in asked.giveaways(lang) + (asked.notation if above else ()) if fact.lower() in said]
 
 
-def unanswered(page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60).run()
+def unanswered(page: str, lang: str = "en") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    if lang != "en":
+        at.query_params["lang"] = lang
+    at.run()
     return checked(at.switch_page(page).run())
 
 
+LANGS = pytest.mark.parametrize("lang", ["en", "es"])
+
+
+@LANGS
 @pytest.mark.parametrize("asked", ASKED, ids=[a.question for a in ASKED])
-def test_nothing_above_a_question_gives_its_answer(asked):
+def test_nothing_above_a_question_gives_its_answer(asked, lang):
     assert asked.question in BY_ID
-    at = unanswered(asked.page)
+    at = unanswered(asked.page, lang)
     texts, charts = before_question(at, asked.question)
     assert len("\n".join(texts)) > 200, "the page says something before its question"
-    assert not told(texts, asked, above=True), \
-        f"{asked.page} tells {told(texts, asked, above=True)} before asking {asked.question}"
+    assert not told(texts, asked, above=True, lang=lang), \
+        f"{asked.page} tells {told(texts, asked, above=True, lang=lang)} before asking {asked.question}"
     if asked.no_chart_before:
         assert charts == 0, f"{asked.page} draws {charts} chart(s) before asking {asked.question}"
 
 
 @pytest.mark.parametrize("asked", [a for a in ASKED if a.folded], ids=[a.question for a in ASKED if a.folded])
-def test_right_below_a_question_its_closed_fold_asks_for_the_prediction_and_tells_nothing(asked):
-    at = unanswered(asked.page)
+@LANGS
+def test_right_below_a_question_its_closed_fold_asks_for_the_prediction_and_tells_nothing(asked, lang):
+    at = unanswered(asked.page, lang)
     below = right_below_question(at, asked.question)
-    assert "Show it without answering" in below, "the fold right under the question offers the skip"
-    assert not told(below, asked), f"{asked.page} tells {told(below, asked)} right below {asked.question}"
+    with using(lang):
+        skip = _("Show it without answering")
+    assert skip in below, "the fold right under the question offers the skip"
+    assert not told(below, asked, lang=lang), \
+        f"{asked.page} tells {told(below, asked, lang=lang)} right below {asked.question}"
 
 
 @pytest.mark.parametrize("asked", [a for a in ASKED if a.page != LESSONS[0]],
                          ids=[a.question for a in ASKED if a.page != LESSONS[0]])
-def test_no_earlier_lesson_gives_a_later_lessons_answer(asked):
+@LANGS
+def test_no_earlier_lesson_gives_a_later_lessons_answer(asked, lang):
     """Lesson 1 told what the unmasked model's training loss does, which lesson 7 then asked: a student reading in
     order met the answer first. Every lesson before the asking one is read whole, nothing answered."""
     for page in LESSONS[: LESSONS.index(asked.page)]:
-        texts = [t for node, __ in drawn(unanswered(page)) for t in _texts(node)]
-        assert not told(texts, asked), f"{page} tells {told(texts, asked)}, which {asked.page} asks later"
+        texts = [t for node, __ in drawn(unanswered(page, lang)) for t in _texts(node)]
+        assert not told(texts, asked, lang=lang), \
+            f"{page} tells {told(texts, asked, lang=lang)}, which {asked.page} asks later"
 
 
+@LANGS
 @pytest.mark.parametrize("asked", ASKED, ids=[a.question for a in ASKED])
-def test_the_facts_are_the_answers_facts(asked):
+def test_the_facts_are_the_answers_facts(asked, lang):
     """Each declared fact is real: the page (answer fold and all) or the question's own explanation says it."""
     question = BY_ID[asked.question]
-    at = AppTest.from_file(APP, default_timeout=60).run()
-    at = checked(at.switch_page(asked.page).run())
-    at.radio(key=f"quiz.w.{asked.question}").set_value(question.answer).run()
-    everything = "\n".join(_all_texts(at.main)).lower() + question.explanation.lower()
-    assert any(fact.lower() in everything for fact in asked.facts), asked
+    at = unanswered(asked.page, lang)
+    with using(lang):  # (the radio's options are formatted in the page's language when AppTest matches them)
+        explanation = _(question.explanation)
+        at.radio(key=f"quiz.w.{asked.question}").set_value(question.answer).run()
+    everything = "\n".join(_all_texts(at.main)).lower() + explanation.lower()
+    assert any(fact.lower() in everything for fact in asked.giveaways(lang)), asked
 
 
 def _all_texts(node) -> list[str]:
