@@ -30,10 +30,12 @@ def lab() -> None:
         projector.projector_switch()
         settings, notes = lab_controls(incoming)
     if on:  # the sidebar is hidden: its pages and language in one menu, at the top of the map's column, beside the
-        # way back to a scene when there is one (the first thing the lecturer's eye meets); the map is drawn shorter
-        # under that line (its top corners hold the head's name and the keys' title)
-        with layout.notes, st.container(key="lab-pages-row", horizontal=True, vertical_alignment="center"):
-            scene = projector.back_to_scene(incoming.view.get("scene"), len(SCENES))
+        # way back to a scene when there is one (the first thing the lecturer's eye meets), else in the corner the
+        # map leaves empty, where it takes no height
+        back = projector.scene_to_return_to(incoming.view.get("scene"), len(SCENES))
+        with (layout.notes if back else layout.panel), st.container(
+                key="lab-pages-row" if back else "lab-pages", horizontal=True, vertical_alignment="center"):
+            scene = projector.back_to_scene(back, len(SCENES))
             page_menu()
     result = state.cached_compute(settings)
     row, row_notes = state.picked_row(incoming, len(result.tokens))
@@ -45,7 +47,7 @@ def lab() -> None:
         panels.kpi_tiles(result, columns=1 if layout.projector else 3)
     with layout.panel:
         panels.empty_rows_notice(result)
-        panels.attention_panel(result, row, style=projector.map_style(layout.projector, under_link=True))
+        panels.attention_panel(result, row, style=projector.map_style(layout.projector, under_link=bool(scene)))
         panels.legend(result)
         share.share_row(result, view)
     state.remember(settings, view=view)

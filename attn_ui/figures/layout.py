@@ -46,7 +46,7 @@ LAB = MapStyle(show_scale=False, word_room=88)
 PROJECTOR = MapStyle(height=510, cell_font=24, axis_font=24, show_scale=False, margin=6, word_room=92,
                       text_floor=18)
 SMALL = MapStyle(height=280, cell_font=11, axis_font=12, show_scale=False, show_titles=False, margin=4)
-# the projected Lab: its map's column starts with the page menu (and the way back to a scene), one line
+# the projected Lab opened from a scene: its map's column starts with the way back and the page menu, one line
 PROJECTOR_UNDER_LINK = dataclasses.replace(PROJECTOR, height=PROJECTOR.height - 48)
 SCENE_PROJECTOR = dataclasses.replace(PROJECTOR, height=510)  # leaves room for Back / Next above, legend below
 SCENE_BOARD_HEIGHT = 600  # px a scene's board has at 1280x720 under Back / Next: no projected scene chart is taller

@@ -255,6 +255,15 @@ PROJECTOR_SIZES = (
     # never sits over content (a fixed corner covered a scene's last map row and the poll board); a scene draws it
     # under its story instead (projector.page_switch)
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-page-mode)', "order", "9999"),
+    # the Lab's page menu sits in the top left corner of the map's column, which the map leaves empty (its title is
+    # centred, its column labels lean left from their ticks), so the controls' column keeps its height
+    ('[data-testid="stColumn"]:has(.st-key-lab-pages)', "position", "relative"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "position", "absolute"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "top", "0"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "left", "0"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "width", "auto"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "z-index", "3"),
+    (".st-key-lab-pages", "width", "auto"),
     # the controls' column a little tighter, so a sentence's word chips keep a line to spare at 720 px
     ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) > [data-testid="stVerticalBlock"]', "gap", "0.85rem"),
     (".st-key-page-mode", "width", "auto"),

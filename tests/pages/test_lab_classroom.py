@@ -39,7 +39,7 @@ def test_mode_projector_in_the_url_turns_the_lab_into_the_big_map():
     assert at.toggle(key="lab.projector").value is True
     assert projector_css_shown(at)
     spec = layout(at)
-    assert spec["height"] == styles.PROJECTOR_UNDER_LINK.height
+    assert spec["height"] == styles.PROJECTOR.height
     assert spec["yaxis"]["tickfont"]["size"] == styles.PROJECTOR.axis_font
     # the keys lie side by side, as large as their columns allow ("journey" beside "starts")
     assert styles.PROJECTOR_MIN_FONT <= spec["xaxis"]["tickfont"]["size"] <= styles.PROJECTOR.axis_font
@@ -54,7 +54,7 @@ def test_the_switch_writes_mode_to_the_url_and_takes_it_away_again():
 
     ok(at.toggle(key="lab.projector").set_value(True).run())
     assert url(at) == {"causal": "1", "mode": "projector"}
-    assert layout(at)["height"] == styles.PROJECTOR_UNDER_LINK.height and projector_css_shown(at)
+    assert layout(at)["height"] == styles.PROJECTOR.height and projector_css_shown(at)
     assert at.toggle(key="lab.causal").value is True  # the settings did not move
 
     ok(at.toggle(key="lab.projector").set_value(False).run())
