@@ -255,12 +255,12 @@ PROJECTOR_SIZES = (
     # never sits over content (a fixed corner covered a scene's last map row and the poll board); a scene draws it
     # under its story instead (projector.page_switch)
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-page-mode)', "order", "9999"),
-    # the Lab's page menu sits in the top left corner of the map's column, which the map leaves empty (its title is
-    # centred, its column labels lean left from their ticks), so the controls' column keeps its height
+    # the Lab's page menu sits in the top right corner of the map's column, which the map leaves empty (the head's name
+    # is at its left, the keys' title centred), so the controls' column keeps its height
     ('[data-testid="stColumn"]:has(.st-key-lab-pages)', "position", "relative"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "position", "absolute"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "top", "0"),
-    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "left", "0"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "right", "0"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "width", "auto"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "z-index", "3"),
     (".st-key-lab-pages", "width", "auto"),
@@ -378,7 +378,7 @@ def _phone_map_css() -> str:
     marked = f'{panel}:has([class*="st-key-mp-"])'
     sizes = range(MIN_TEXT, PHONE_FONT + 1)
     values = [("k", "extra", range(EXTRA_RANGE[0], EXTRA_RANGE[1] + 1, 4)),
-              ("h", "most", sorted({layout.LAB.height, layout.PROJECTOR.height})),
+              ("h", "most", sorted({layout.LAB.height, layout.PROJECTOR.height, layout.PROJECTOR_UNDER_LINK.height})),
               ("r", "rows", sizes), ("c", "keys", sizes), ("t", "titles", sizes),
               ("n", "numbers", [0, *sizes]), ("m", "marks", [0, *sizes])]
     lines = [f'{panel}:has([class*="st-key-mp-"][class*="-{letter}{value}-"]) {{ --attn-map-{name}: {value}px; }}'
