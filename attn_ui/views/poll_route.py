@@ -23,6 +23,8 @@ only the last read of a room for the requests waiting in this process, for at mo
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import os
 import signal
 import time
@@ -43,9 +45,8 @@ ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process that serves the route (se
 PATH = "/_attn/room/{code}/stamp"
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
 HOLD_S = 20.0  # the longest a request is held; under the proxy's `timeout server 60s` (deploy/haproxy.cfg)
-CHECK_S = 0.25  # how often a held room is read again: a scene change reaches the browsers within this (0.1 s was
-# tried: every held request wakes that often, 150 phones cost the server 0.086 s a phone-minute against 0.069 s, and
-# the lecture's p95 did not move: docs/lecture.md)
+CHECK_S = 0.1  # how often a room with held requests is read again: a scene change reaches the browsers within this
+ALIVE_S = 1.0  # how often a held request asks whether its browser is still there
 MAX_HELD = 2000  # held requests in one process; past it a request is answered at once (its browser asks in 2 s)
 MAX_SINCE = 64  # a stamp is "version:phase:expired", about 16 characters; a longer `since` is no stamp of ours
 
@@ -82,9 +83,35 @@ def server_exiting() -> bool:
     return bool(getattr(server, "should_exit", False))
 
 
+class Followed:
+    """One room as the requests held on it in this process see it: the outcome of its last read (when that read
+    started, the stamp or the error), and the event its waiters sleep on until an outcome differs."""
+
+    __slots__ = ("started", "value", "error", "changed", "waiters")
+
+    def __init__(self) -> None:
+        self.started = -math.inf
+        self.value: str | None = None
+        self.error: PollError | DatabaseError | None = None
+        self.changed = asyncio.Event()
+        self.waiters = 0
+
+    def record(self, started: float, value: str | None, error: PollError | DatabaseError | None) -> None:
+        moved = (value, type(error), str(error)) != (self.value, type(self.error), str(self.error))
+        self.started, self.value, self.error = started, value, error
+        if moved:
+            self.wake()
+
+    def wake(self) -> None:
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+
 class Watch:
-    """The reads of the requests held in this process: a request shares a room's read that started after the moment
-    it names, so the requests held on one room cost one database read every CHECK_S between them."""
+    """The reads of the requests held in this process. A request shares a room's read that started after the moment
+    it names; while requests are held on a room, one loop (follow) reads it every CHECK_S and wakes them all at once
+    when its stamp moves, so a room costs one database read every CHECK_S however many phones wait on it, and a
+    held request sleeps until the move instead of waking at every check."""
 
     def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic,
                  exiting: Callable[[], bool] = server_exiting) -> None:
@@ -92,9 +119,10 @@ class Watch:
         self.clock = clock
         self.exiting = exiting
         self.reads: dict[str, tuple[float, asyncio.Future]] = {}
+        self.rooms: dict[str, Followed] = {}
         self.held = 0
 
-    async def stamp(self, code: str, started_after: float) -> str:
+    def _read(self, code: str, started_after: float) -> tuple[float, asyncio.Future]:
         entry = self.reads.get(code)
         if entry is None or entry[0] < started_after:
             if len(self.reads) > 4 * MAX_HELD:  # rooms nobody waits on any more (a flood of made-up codes)
@@ -102,12 +130,43 @@ class Watch:
                 self.reads = {key: value for key, value in self.reads.items() if value[0] >= old}
             entry = (self.clock(), asyncio.ensure_future(run_in_threadpool(self.read, code)))
             self.reads[code] = entry
-        return await asyncio.shield(entry[1])
+        return entry
+
+    async def stamp(self, code: str, started_after: float) -> str:
+        return await asyncio.shield(self._read(code, started_after)[1])
+
+    async def follow(self, code: str, room: Followed, check_s: float) -> None:
+        """Read the room every check_s while requests are held on it; wake them when the outcome moves, or when the
+        server is told to stop."""
+        try:
+            while room.waiters > 0:
+                await asyncio.sleep(check_s)
+                if self.exiting():
+                    room.wake()
+                    continue
+                started, future = self._read(code, self.clock())
+                try:
+                    room.record(started, await asyncio.shield(future), None)
+                except (PollError, DatabaseError) as error:
+                    room.record(started, None, error)
+        finally:
+            if self.rooms.get(code) is room:
+                del self.rooms[code]
+
+    def _join(self, code: str, check_s: float) -> Followed:
+        room = self.rooms.get(code)
+        if room is None:
+            room = self.rooms[code] = Followed()
+            room.waiters += 1
+            asyncio.ensure_future(self.follow(code, room, check_s))
+        else:
+            room.waiters += 1
+        return room
 
     async def until_moved(self, request: Request, code: str, since: str, hold_s: float = HOLD_S,
-                          check_s: float = CHECK_S) -> str:
+                          check_s: float = CHECK_S, alive_s: float = ALIVE_S) -> str:
         """The room's stamp as soon as it differs from `since`, or after `hold_s` or when the server is told to stop
-        (then it may equal `since`)."""
+        (then it may equal `since`). Whether the browser is still there is asked every alive_s."""
         arrived = self.clock()
         value = await self.stamp(code, arrived - check_s)  # a read shared with the room's other phones
         if value != since:  # confirmed by a read that started after the request came, or a newer page would
@@ -115,15 +174,23 @@ class Watch:
         if value != since or self.held >= MAX_HELD:
             return value
         self.held += 1
+        room = self._join(code, check_s)
         try:
-            while value == since and self.clock() - arrived < hold_s:
-                await asyncio.sleep(check_s)
+            while self.clock() - arrived < hold_s:
+                if room.started >= arrived:  # only a read that began after this request came speaks for it
+                    if room.error is not None:
+                        raise room.error
+                    if room.value != since:
+                        return room.value
+                left = hold_s - (self.clock() - arrived)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(room.changed.wait(), max(0.0, min(alive_s, left)))
                 if self.exiting() or await request.is_disconnected():
                     break
-                value = await self.stamp(code, self.clock() - check_s)
         finally:
+            room.waiters -= 1
             self.held -= 1
-        return value
+        return room.value if room.started >= arrived and room.value is not None else value
 
 
 def held_stamp(watch: Watch) -> Callable:

@@ -80,10 +80,12 @@ class Room:
     """A made-up room's stamp for the Watch, counting its reads."""
 
     def __init__(self, value: str = "1:voting:0") -> None:
-        self.value, self.reads = value, 0
+        self.value, self.reads, self.gone = value, 0, False
 
     def read(self, code: str) -> str:
         self.reads += 1
+        if self.gone:
+            raise poll_route.PollError("That room has expired.")
         if code != "ROOM":
             raise poll_route.PollError("There is no room with that code.")
         return self.value
@@ -133,13 +135,54 @@ def test_a_request_that_is_behind_is_answered_at_once_from_a_read_after_it_came(
     assert asyncio.run(asyncio.wait_for(ask(), 5)) == ("1:voting:0", "2:closed:0")
 
 
+def test_one_move_wakes_every_held_request_of_the_room_from_one_loop_of_reads():
+    room = Room()
+
+    async def class_of(phones: int) -> tuple[list[str], int, float, dict]:
+        watch = poll_route.Watch(room.read)
+        held = [asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                        hold_s=10, check_s=0.02)) for _ in range(phones)]
+        await asyncio.sleep(0.3)
+        reads_while_held = room.reads
+        room.value = "2:closed:0"
+        moved = time.monotonic()
+        values = await asyncio.wait_for(asyncio.gather(*held), 5)
+        waited = time.monotonic() - moved
+        await asyncio.sleep(0.1)  # the room's loop ends at its next check
+        return values, reads_while_held, waited, dict(watch.rooms)
+
+    values, reads, waited, rooms = asyncio.run(class_of(150))
+    assert values == ["2:closed:0"] * 150 and waited < 0.5
+    assert reads <= 2 + 0.3 / 0.02 + 2, f"{reads} reads in 0.3 s held: one a check for the room, not one a phone"
+    assert rooms == {}, "no request is held any more, so nothing follows the room"
+
+
+def test_a_room_that_goes_while_requests_are_held_answers_them_with_why():
+    room = Room()
+
+    async def ask() -> Exception | None:
+        watch = poll_route.Watch(room.read)
+        waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                          hold_s=10, check_s=0.02))
+        await asyncio.sleep(0.1)
+        room.gone = True
+        try:
+            await asyncio.wait_for(waiting, 5)
+        except poll_route.PollError as error:
+            return error
+        return None
+
+    error = asyncio.run(ask())
+    assert error is not None and "expired" in str(error)
+
+
 def test_a_browser_that_left_is_no_longer_held():
     room = Room()
 
     async def ask() -> str:
         watch = poll_route.Watch(room.read)
         return await watch.until_moved(held_request("ROOM", room.value, gone=True), "ROOM", room.value,
-                                       hold_s=30, check_s=0.01)
+                                       hold_s=30, check_s=0.01, alive_s=0.05)
 
     began = time.monotonic()
     asyncio.run(asyncio.wait_for(ask(), 5))
