@@ -28,6 +28,7 @@ URL_ENV = "ATTN_LAB_DATABASE_URL"
 DatabaseError = exc.SQLAlchemyError  # what a page catches when the database itself fails, without importing SQLAlchemy
 SQLITE_BUSY_TIMEOUT_MS = 5_000  # how long SQLite itself waits for the one writer before saying "locked"
 BUSY_DEADLINE_S = 15.0  # our retries on top of that; after this a student sees a Busy message
+POOL_SIZE = 15  # connections a process keeps to its database at most; size PostgreSQL's max_connections by it
 WRITE_OPTION = "attn_poll_write"  # execution option: this transaction writes (SQLite takes the write lock at BEGIN)
 RECONNECTING = N_("The class poll lost its connection to the database and is reconnecting; try again in a moment.")
 BUSY = N_("The class poll is very busy right now; try again in a second.")
@@ -73,8 +74,8 @@ def make_engine(url: str, *, schema: str | None = None, application_name: str = 
     engine = create_engine(
         url,
         pool_pre_ping=True,  # a connection the server dropped is replaced at checkout, not shown to a student
-        pool_size=5,
-        max_overflow=10,
+        pool_size=POOL_SIZE,  # kept open once opened: a connection closed after each burst is opened again in the
+        max_overflow=0,  # next one (a PostgreSQL backend started, each time 150 phones redraw at once)
         pool_timeout=10,
         hide_parameters=True,
         connect_args=connect_args,
