@@ -19,6 +19,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from attn_core.query import quoted
 from attn_lang import DEFAULT, N_, _, language_for, set_language_source, supported
 from attn_lang.languages import language
+from attn_ui.widgets.marks import follow_mark_script
 
 LANG_KEY = "app.lang"
 PICKED_KEY = "app.lang.picked"
@@ -81,25 +82,11 @@ def note() -> str | None:
 
 # The document's `lang` follows the marked container of the session's language (document_language): one constant
 # script, installed once a window, watches for it, so a language switched without a reload is followed too.
-LANG_JS = """
-<script id="attn-lang">
-if (!window.__attnLang) {
-  window.__attnLang = true;
-  const prefix = "st-key-attn-lang-";
-  const follow = () => {
-    const mark = document.querySelector(`[class*="${prefix}"]`);
-    const name = mark && [...mark.classList].find((name) => name.startsWith(prefix));
-    if (name && document.documentElement.lang !== name.slice(prefix.length)) {
-      document.documentElement.lang = name.slice(prefix.length);
-    }
+LANG_JS = follow_mark_script("attn-lang", "lang", """
+  const apply = (code) => {
+    if (document.documentElement.lang !== code) document.documentElement.lang = code;
   };
-  new MutationObserver(follow).observe(document.body, {subtree: true, childList: true, attributes: true,
-                                                      attributeFilter: ["class"]});
-  follow();
-}
-</script>
-<style>[class*="st-key-attn-lang-"] { display: none !important; }</style>
-"""
+""")
 
 
 def document_language() -> None:

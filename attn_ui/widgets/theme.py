@@ -25,6 +25,7 @@ import streamlit as st
 
 from attn_core.query import quoted
 from attn_lang import N_, _
+from attn_ui.widgets.marks import follow_mark_script
 
 URL_KEY = "theme"
 PICKED_KEY = "app.theme"
@@ -80,12 +81,10 @@ def note() -> str | None:
 # one constant script, installed once a window. While a theme is chosen, window.matchMedia answers that query with
 # it (a MediaQueryList whose `matches` says the choice); each change dispatches "afterprint", after which Streamlit
 # looks up its light or dark theme again. A page without the mark (between two runs) keeps the last choice.
-THEME_JS = """
-<script id="attn-theme">
-if (!window.__attnTheme) {
-  const state = window.__attnTheme = {chosen: "system"};
+THEME_JS = follow_mark_script("attn-theme", "theme", r"""
+  const state = {chosen: "system"};
   const real = window.matchMedia.bind(window);
-  const scheme = /prefers-color-scheme\\s*:\\s*(dark|light)/;
+  const scheme = /prefers-color-scheme\s*:\s*(dark|light)/;
   window.matchMedia = (query) => {
     const list = real(query);
     const asked = state.chosen === "system" ? null : scheme.exec(String(query));
@@ -97,24 +96,13 @@ if (!window.__attnTheme) {
       return typeof value === "function" ? value.bind(target) : value;
     }});
   };
-  const prefix = "st-key-attn-theme-";
-  const follow = () => {
-    const mark = document.querySelector(`[class*="${prefix}"]`);
-    const name = mark && [...mark.classList].find((name) => name.startsWith(prefix));
-    if (!name) return;
-    const chosen = name.slice(prefix.length);
+  const apply = (chosen) => {
     if (chosen === state.chosen) return;
     state.chosen = chosen;
     document.documentElement.dataset.attnTheme = chosen;
     window.dispatchEvent(new Event("afterprint"));
   };
-  new MutationObserver(follow).observe(document.body, {subtree: true, childList: true, attributes: true,
-                                                      attributeFilter: ["class"]});
-  follow();
-}
-</script>
-<style>[class*="st-key-attn-theme-"] { display: none !important; }</style>
-"""
+""")
 
 
 def document_theme() -> None:
