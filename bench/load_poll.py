@@ -70,7 +70,6 @@ from types import SimpleNamespace
 
 import websockets
 from sqlalchemy import create_engine, text
-from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,6 +84,7 @@ from phones import (  # noqa: E402  (sets sys.path for the repo, tests/browser a
     harness,
     load,
     percentile,
+    rerun_message,
     start,
     stop,
 )
@@ -148,15 +148,7 @@ class ProtocolSession:
     async def run(self, widget_states=(), fragment_id: str = "", timeout: float = 60) -> Drawn:
         """Send one rerun_script (the widgets' new states, as a click or a typed value sends them) and read
         until a run finishes that was not cut short by a rerun."""
-        back = BackMsg()
-        state = back.rerun_script
-        state.query_string = self.query
-        state.page_script_hash = self.page_hash
-        state.page_name = self.page_name
-        if fragment_id:
-            state.fragment_id = fragment_id
-        state.widget_states.widgets.extend(widget_states)
-        await self.socket.send(back.SerializeToString())
+        await self.socket.send(rerun_message(self.query, self.page_hash, self.page_name, widget_states, fragment_id))
         drawn = Drawn()
         deadline = time.perf_counter() + timeout
         while True:

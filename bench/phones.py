@@ -55,6 +55,22 @@ SUCCESS = load.SUCCESS
 PHONE_EVERY_S = 2.0
 
 
+def rerun_message(query: str, page_hash: str, page_name: str, widget_states=(), fragment_id: str = "",
+                  auto: bool = False) -> bytes:
+    """Streamlit's rerun_script BackMsg, as its frontend sends it: a page's run (or a fragment's, with fragment_id;
+    `auto` as its timer sends it) with these widgets' new states, e.g. a click's trigger or a typed value."""
+    back = BackMsg()
+    state = back.rerun_script
+    state.query_string = query
+    state.page_script_hash = page_hash
+    state.page_name = page_name
+    if fragment_id:
+        state.fragment_id = fragment_id
+        state.is_auto_rerun = auto
+    state.widget_states.widgets.extend(widget_states)
+    return back.SerializeToString()
+
+
 @dataclass
 class Tally:
     tapped_at: list[float] = field(default_factory=list)  # perf_counter when a vote was sent (the tap)
@@ -143,16 +159,7 @@ class Phone:
         (app.py) for a pages/ app, and a fragment's st.rerun(scope="app") reruns the page whose hash the fragment's
         run was sent with, so new_session's hash made such a rerun draw the Lab instead of the Class poll (the
         browser sends the navigation's hash). new_session's is kept only until a navigation arrives."""
-        back = BackMsg()
-        state = back.rerun_script
-        state.query_string = self.query
-        state.page_script_hash = self.page_hash
-        state.page_name = self.page
-        if fragment_id:
-            state.fragment_id = fragment_id
-            state.is_auto_rerun = auto
-        state.widget_states.widgets.extend(widget_states)
-        await socket.send(back.SerializeToString())
+        await socket.send(rerun_message(self.query, self.page_hash, self.page, widget_states, fragment_id, auto))
         while True:
             message = ForwardMsg()
             message.ParseFromString(await asyncio.wait_for(socket.recv(), timeout=30))
