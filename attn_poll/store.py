@@ -73,7 +73,9 @@ def make_engine(url: str, *, schema: str | None = None, application_name: str = 
     connect_args = {} if is_sqlite else {"application_name": application_name, "connect_timeout": 5}
     engine = create_engine(
         url,
-        pool_pre_ping=True,  # a connection the server dropped is replaced at checkout, not shown to a student
+        # no ping at checkout (a round trip before every transaction): a connection the server dropped fails its
+        # first statement, which invalidates the pool's older connections, and Store._run retries once
+        pool_pre_ping=False,
         pool_size=POOL_SIZE,  # kept open once opened: a connection closed after each burst is opened again in the
         max_overflow=0,  # next one (a PostgreSQL backend started, each time 150 phones redraw at once)
         pool_timeout=10,
