@@ -19,7 +19,7 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from sqlalchemy import Connection, Row, bindparam, delete, func, insert, null, select, update
@@ -146,6 +146,14 @@ class Poll:
     store: Store
     clock: Clock = time.time
     limits: Limits = Limits()
+    # told the room's code after each host action this Poll commits (on_moved): a hint that the room may have moved, in
+    # the thread that acted; what moved is read from the database. The phones' route of this process listens.
+    listeners: list[Callable[[str], None]] = field(default_factory=list, compare=False, repr=False)
+
+    def on_moved(self, listener: Callable[[str], None]) -> None:
+        """Call listener(code) after each host action this Poll commits (once, however often it is added)."""
+        if listener not in self.listeners:
+            self.listeners.append(listener)
 
     # --- the host -------------------------------------------------------------------------------------
 
@@ -594,7 +602,10 @@ class Poll:
                                                                                  touched_at=self.clock(), **values))
             return self._state(connection, self._room(connection, code, allow_ended=True))
 
-        return self.store.write(work)
+        state = self.store.write(work)
+        for listener in tuple(self.listeners):
+            listener(state.code)
+        return state
 
     def _to_next_question(self, connection: Connection, room: Row) -> dict:
         if room.phase not in (Phase.LOBBY, Phase.REVEALED):

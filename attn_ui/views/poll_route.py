@@ -13,7 +13,9 @@ The check is held (a long poll): a GET that says `?since=<the stamp the page was
 when the room's stamp differs, and otherwise held until it does, for at most HOLD_S. A scene change then reaches a
 phone's browser within CHECK_S instead of within a 2-second timer, and an idle phone costs one request every HOLD_S
 instead of one every 2 s. The held requests of one room share one database read every CHECK_S (Watch), however
-many phones wait on it. A GET without `since` is answered at once (the same answer, for a bench or a person).
+many phones wait on it, and all wake at once when it moves. A host action made in this same process (the lecturer's
+page served by this replica, as always with one process) nudges the room's loop to read at once (Poll.on_moved).
+A GET without `since` is answered at once (the same answer, for a bench or a person).
 
 Nothing here keeps the poll's state in Python: the Poll is the pages' own (poll_service, one engine and pool a
 process) and every answer comes from a query, so each replica behind the proxy answers for every room. Watch holds
@@ -83,17 +85,23 @@ def server_exiting() -> bool:
     return bool(getattr(server, "should_exit", False))
 
 
+def listen_to_hosts(nudge: Callable[[str], None]) -> None:
+    """Ask the process's Poll (the pages' own) to tell `nudge` of each host action it commits."""
+    poll_service.process_poll().on_moved(nudge)
+
+
 class Followed:
     """One room as the requests held on it in this process see it: the outcome of its last read (when that read
     started, the stamp or the error), and the event its waiters sleep on until an outcome differs."""
 
-    __slots__ = ("started", "value", "error", "changed", "waiters")
+    __slots__ = ("started", "value", "error", "changed", "poked", "waiters")
 
     def __init__(self) -> None:
         self.started = -math.inf
         self.value: str | None = None
         self.error: PollError | DatabaseError | None = None
         self.changed = asyncio.Event()
+        self.poked = asyncio.Event()  # a host action of this process on the room: read it now, not at the next check
         self.waiters = 0
 
     def record(self, started: float, value: str | None, error: PollError | DatabaseError | None) -> None:
@@ -114,13 +122,29 @@ class Watch:
     held request sleeps until the move instead of waking at every check."""
 
     def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic,
-                 exiting: Callable[[], bool] = server_exiting) -> None:
+                 exiting: Callable[[], bool] = server_exiting,
+                 listen: Callable[[Callable[[str], None]], None] | None = listen_to_hosts) -> None:
         self.read = read
         self.clock = clock
         self.exiting = exiting
+        self.listen = listen  # called once, with nudge: after that, a host action of this process nudges its room
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.reads: dict[str, tuple[float, asyncio.Future]] = {}
         self.rooms: dict[str, Followed] = {}
         self.held = 0
+
+    def nudge(self, code: str) -> None:
+        """From any thread (a host page's run that moved the room): the room's loop reads it now, without waiting for
+        its next check. Only a hint: what the requests hear is still read from the database."""
+        loop = self.loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+                loop.call_soon_threadsafe(self._poke, code)
+
+    def _poke(self, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is not None:
+            room.poked.set()
 
     def _read(self, code: str, started_after: float) -> tuple[float, asyncio.Future]:
         entry = self.reads.get(code)
@@ -140,7 +164,9 @@ class Watch:
         server is told to stop."""
         try:
             while room.waiters > 0:
-                await asyncio.sleep(check_s)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(room.poked.wait(), check_s)
+                room.poked.clear()
                 if self.exiting():
                     room.wake()
                     continue
@@ -168,6 +194,11 @@ class Watch:
         """The room's stamp as soon as it differs from `since`, or after `hold_s` or when the server is told to stop
         (then it may equal `since`). Whether the browser is still there is asked every alive_s."""
         arrived = self.clock()
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            if self.listen is not None:
+                with contextlib.suppress(PollError, DatabaseError):  # no database yet: the loop's checks still come
+                    await run_in_threadpool(self.listen, self.nudge)
         value = await self.stamp(code, arrived - check_s)  # a read shared with the room's other phones
         if value != since:  # confirmed by a read that started after the request came, or a newer page would
             value = await self.stamp(code, arrived)  # hear of an older stamp and refresh for nothing

@@ -95,7 +95,7 @@ def test_a_held_request_hears_of_the_move_within_one_check():
     room = Room()
 
     async def scene() -> tuple[str, float]:
-        watch = poll_route.Watch(room.read)
+        watch = poll_route.Watch(room.read, listen=None)
         waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", "1:voting:0"), "ROOM", "1:voting:0",
                                                           hold_s=10, check_s=0.02))
         await asyncio.sleep(0.2)
@@ -113,7 +113,7 @@ def test_the_requests_held_on_one_room_share_its_reads():
     room = Room()
 
     async def class_of(phones: int) -> list[str]:
-        watch = poll_route.Watch(room.read)
+        watch = poll_route.Watch(room.read, listen=None)
         return await asyncio.gather(*(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
                                                         hold_s=0.3, check_s=0.03) for _ in range(phones)))
 
@@ -126,7 +126,7 @@ def test_a_request_that_is_behind_is_answered_at_once_from_a_read_after_it_came(
     room = Room()
 
     async def ask() -> tuple[str, str]:
-        watch = poll_route.Watch(room.read)
+        watch = poll_route.Watch(room.read, listen=None)
         first = await watch.until_moved(held_request("ROOM", "0:lobby:0"), "ROOM", "0:lobby:0", hold_s=10)
         room.value = "2:closed:0"  # moved just after the last read: a newcomer must not get the older stamp
         second = await watch.until_moved(held_request("ROOM", "1:voting:0"), "ROOM", "1:voting:0", hold_s=10)
@@ -139,7 +139,7 @@ def test_one_move_wakes_every_held_request_of_the_room_from_one_loop_of_reads():
     room = Room()
 
     async def class_of(phones: int) -> tuple[list[str], int, float, dict]:
-        watch = poll_route.Watch(room.read)
+        watch = poll_route.Watch(room.read, listen=None)
         held = [asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
                                                         hold_s=10, check_s=0.02)) for _ in range(phones)]
         await asyncio.sleep(0.3)
@@ -161,7 +161,7 @@ def test_a_room_that_goes_while_requests_are_held_answers_them_with_why():
     room = Room()
 
     async def ask() -> Exception | None:
-        watch = poll_route.Watch(room.read)
+        watch = poll_route.Watch(room.read, listen=None)
         waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
                                                           hold_s=10, check_s=0.02))
         await asyncio.sleep(0.1)
@@ -176,11 +176,45 @@ def test_a_room_that_goes_while_requests_are_held_answers_them_with_why():
     assert error is not None and "expired" in str(error)
 
 
+def test_a_nudge_reads_the_room_at_once_instead_of_at_the_next_check():
+    room = Room()
+    nudges = []
+
+    async def scene() -> tuple[str, float]:
+        watch = poll_route.Watch(room.read, listen=nudges.append)
+        waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                          hold_s=30, check_s=10))
+        await asyncio.sleep(0.1)
+        room.value = "2:closed:0"
+        moved = time.monotonic()
+        await asyncio.to_thread(nudges[0], "ROOM")  # from a page's thread, as a host action calls it
+        return await asyncio.wait_for(waiting, 5), time.monotonic() - moved
+
+    value, waited = asyncio.run(scene())
+    assert value == "2:closed:0" and waited < 1, "read at the nudge, not after the 10 s check"
+
+
+def test_a_host_action_of_this_process_reaches_its_held_requests_at_once(routed):
+    room = routed.create_room([("causal-why", 4)])
+
+    async def lecture() -> tuple[str, float]:
+        watch = poll_route.Watch()  # listens to the process's Poll: this test's
+        waiting = asyncio.ensure_future(watch.until_moved(held_request(room.code, "0:lobby:0"), room.code,
+                                                          "0:lobby:0", hold_s=30, check_s=10))
+        await asyncio.sleep(0.3)
+        moved = time.monotonic()
+        await asyncio.to_thread(routed.next_question, room.code, room.host_secret)
+        return await asyncio.wait_for(waiting, 5), time.monotonic() - moved
+
+    value, waited = asyncio.run(lecture())
+    assert value == "1:voting:0" and waited < 1, "the host's own process did not wait for the 10 s check"
+
+
 def test_a_browser_that_left_is_no_longer_held():
     room = Room()
 
     async def ask() -> str:
-        watch = poll_route.Watch(room.read)
+        watch = poll_route.Watch(room.read, listen=None)
         return await watch.until_moved(held_request("ROOM", room.value, gone=True), "ROOM", room.value,
                                        hold_s=30, check_s=0.01, alive_s=0.05)
 
@@ -194,7 +228,7 @@ def test_a_full_process_answers_at_once(monkeypatch):
     monkeypatch.setattr(poll_route, "MAX_HELD", 0)
 
     async def ask() -> str:
-        return await poll_route.Watch(room.read).until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+        return await poll_route.Watch(room.read, listen=None).until_moved(held_request("ROOM", room.value), "ROOM", room.value,
                                                              hold_s=30)
 
     began = time.monotonic()
@@ -233,7 +267,7 @@ def test_a_server_told_to_stop_is_not_held_up_by_a_held_request():
     stopping = {"now": False}
 
     async def ask() -> tuple[bool, str]:
-        watch = poll_route.Watch(room.read, exiting=lambda: stopping["now"])
+        watch = poll_route.Watch(room.read, listen=None, exiting=lambda: stopping["now"])
         waiting = asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
                                                           hold_s=30, check_s=0.01))
         await asyncio.sleep(0.1)

@@ -469,3 +469,18 @@ def test_a_room_changed_behind_the_rules_back_is_read_as_stored(poll):
     room = start(poll)
     poll.store.write(lambda c: c.execute(update(rooms).values(phase=Phase.REVEALED.value)))
     assert poll.state(room.code).revealed
+
+
+def test_every_host_action_tells_the_process_s_listeners_the_room_and_a_refused_one_does_not(poll):
+    heard: list[str] = []
+    poll.on_moved(heard.append)
+    poll.on_moved(heard.append)  # added twice, called once
+    room = poll.create_room([("causal-why", 4), ("padding-where", 3)])
+    poll.next_question(room.code, room.host_secret)
+    poll.close_round(room.code, room.host_secret)
+    poll.reveal(room.code, room.host_secret)
+    with pytest.raises(NotHost):
+        poll.next_question(room.code, "not the secret")
+    poll.show_scene(room.code, room.host_secret, 1, False)
+    poll.end_room(room.code, room.host_secret)
+    assert heard == [room.code] * 5
