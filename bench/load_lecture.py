@@ -8,8 +8,6 @@ question.
     python3 bench/load_lecture.py --deploy --scenes 9             # through deploy/local.sh: HAProxy, 3 replicas, PG
     python3 bench/load_lecture.py --projector                     # the lecturer is a real host page in Chromium
     python3 bench/load_lecture.py --projector --server-cpus 0     # the server on CPU 0, phones and Chromium elsewhere
-    python3 bench/load_lecture.py --projector --server-cpus 0 --bench-nice 10 --url postgresql+psycopg://...
-                                                                  # ... and PostgreSQL (on CPU 1) before the phones
 
 Two modes, both `streamlit run app.py`. The default (route mode) is the app as Community Cloud and the deployment
 start it: a phone's browser keeps one GET /_attn/room/<CODE>/stamp?since=<drawn stamp> open (the route holds it until
@@ -470,10 +468,6 @@ def main() -> None:
     parser.add_argument("--server-cpus", default="",
                         help="keep the app server on these CPUs (e.g. 0) and this bench, its phones and its Chromium "
                              "on the others, so that the server's figures mean its own core(s) (default: all share)")
-    parser.add_argument("--bench-nice", type=int, default=0,
-                        help="once the app server has started, run this bench (its phones, its Chromium) at this nice "
-                             "value (e.g. 10), so that a database on the bench's CPUs answers before the simulated "
-                             "phones: in a hall they are other machines (default 0: as the server)")
     args = parser.parse_args()
     if args.deploy and args.timer:
         parser.error("--deploy runs the app with its route (deploy/local.sh): no --timer")
@@ -514,8 +508,6 @@ def main() -> None:
         if server_cpus:
             phones.load.pin_to(process.pid, server_cpus)
         pids = lambda: [process.pid]  # noqa: E731
-    if args.bench_nice:  # this thread's nice value: the threads and the Chromium started later inherit it
-        os.setpriority(os.PRIO_PROCESS, 0, max(0, min(19, args.bench_nice)))
     budget = args.join_seconds + JOIN_TIMEOUT_S + args.scenes * args.scene_seconds + 120
     tally = LectureTally(deadline=time.perf_counter() + budget)
     try:
@@ -538,7 +530,6 @@ def main() -> None:
             shutil.copyfile(log_path, args.server_log)
     backend = url.split(":", 1)[0] + (" · through HAProxy, 3 replicas (deploy/local.sh)" if deployment else "") + (
         f" · server on CPU {args.server_cpus}, the bench on the others" if server_cpus else "") + (
-        f" · the bench at nice {args.bench_nice}" if args.bench_nice else "") + (
         " · lecturer: a host page in Chromium" if args.projector else " · lecturer: show_scene from the bench")
     report(args, tally, questions, final, cpu, bench_cpu, lecture_s, log_path.read_text(errors="replace"), backend)
     poll.store.engine.dispose()
