@@ -196,6 +196,8 @@ def fit_map(words: Words, style: MapStyle) -> MapFit:
         top += line_height(title_font) + LINE_GAP
     while not upright and column_font > floor and not flat_fits(flat, column_font, wide_side(top) / length, right):
         column_font -= 1
+    if not upright and not flat_fits(flat, column_font, wide_side(top) / length, right):  # not even at the floor
+        upright, top = True, top_line + widest_row + BAND_GAP  # on end after all (a short map: the Lab under a link)
 
     # cut words as large as keeps three letters of each, down to the floor
     kept = whole_font or largest(lambda f: all(keeps(words, i, f, room, lines > 1) for i in positions),

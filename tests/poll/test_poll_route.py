@@ -228,8 +228,8 @@ def test_a_full_process_answers_at_once(monkeypatch):
     monkeypatch.setattr(poll_route, "MAX_HELD", 0)
 
     async def ask() -> str:
-        return await poll_route.Watch(room.read, listen=None).until_moved(held_request("ROOM", room.value), "ROOM", room.value,
-                                                             hold_s=30)
+        watch = poll_route.Watch(room.read, listen=None)
+        return await watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value, hold_s=30)
 
     began = time.monotonic()
     assert asyncio.run(asyncio.wait_for(ask(), 5)) == room.value and time.monotonic() - began < 1

@@ -25,7 +25,7 @@ from attn_ui.words.explain import head_name
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
 LETTERS = string.ascii_letters + "<>&*_ñüß東京한글" + "\U0001f642\U0001f1ea\U0001f1f8"
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FRAMED = (layout.LAB, layout.PROJECTOR)
+FRAMED = (layout.LAB, layout.PROJECTOR, layout.PROJECTOR_UNDER_LINK)  # the last: the Lab opened from a scene
 CASES = {  # the tester's cases (issue 40, item 2)
     "default": Settings(),
     "five long words": Settings(sentence="Electroencephalographers Counterrevolutionaries Incomprehensibilities "
@@ -80,7 +80,7 @@ def problems(result, style) -> list[str]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
-@pytest.mark.parametrize("style", FRAMED, ids=["lab", "projector"])
+@pytest.mark.parametrize("style", FRAMED, ids=["lab", "projector", "projector-under-link"])
 def test_the_testers_cases_fit_both_screens(case, style):
     assert problems(compute(CASES[case]), style) == []
 
