@@ -240,12 +240,18 @@ def app_sources() -> list[Path]:
 
 
 def is_constant_text(value: ast.expr) -> bool:
-    """A string literal, or a module-private function called without arguments at import (CSS written once from
-    constant tables, as projector mode's is): neither can carry anything a user typed."""
+    """A string literal, a module-private function called without arguments at import (CSS written once from
+    constant tables, as projector mode's is), or a function called at import with string literals alone (a script
+    built from its parts, as marks.follow_mark_script builds the theme's and the language's): none can carry anything
+    a user typed."""
     if isinstance(value, ast.Constant):
         return isinstance(value.value, str)
-    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id.startswith("_")
-            and not value.args and not value.keywords)
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        return False
+    arguments = [*value.args, *(keyword.value for keyword in value.keywords)]
+    if not arguments:
+        return value.func.id.startswith("_")
+    return all(isinstance(argument, ast.Constant) and isinstance(argument.value, str) for argument in arguments)
 
 
 @pytest.mark.parametrize("path", app_sources(), ids=lambda p: str(p.relative_to(REPO_ROOT)))
