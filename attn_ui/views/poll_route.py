@@ -181,12 +181,10 @@ class Watch:
 
     def _join(self, code: str, check_s: float) -> Followed:
         room = self.rooms.get(code)
-        if room is None:
+        if room is None:  # its loop starts after this request has joined it, so it finds a waiter
             room = self.rooms[code] = Followed()
-            room.waiters += 1
             asyncio.ensure_future(self.follow(code, room, check_s))
-        else:
-            room.waiters += 1
+        room.waiters += 1
         return room
 
     async def until_moved(self, request: Request, code: str, since: str, hold_s: float = HOLD_S,
