@@ -53,8 +53,10 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   engine.
 Measured and printed:
 - scene change -> question on the phones: from the start of the show_scene call to the moment the phone received the
-  new scene's question (its ask text or its answer widget, whichever came first). Scenes 2..N: the first is on screen
-  when the phones join (Go live opens the room on it).
+  new scene's question (whichever came first: the route's answer carrying the scene's question, which PHONE_JS shows
+  at once, or the fragment's run drawing the question and its answer box). Both are printed apart too ("of which").
+  Each question the route carries is checked against the scene's own, word for word. Scenes 2..N: the first is on
+  screen when the phones join (Go live opens the room on it).
 - answer -> counted: from the moment a phone sent its answer to the moment it was in the database count (Poll.counts
   for that scene, read by this process every 50 ms; not the projector page). With --projector besides: answer ->
   on the projector, the k-th answer sent in a scene against the first reading of the projected line that showed
@@ -344,6 +346,11 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     start = "the lecturer's key press on the host page" if args.projector else "the start of show_scene"
     print(f"scene change -> question on the phones (scenes 2..{scenes}, from {start}): "
           f"{spread(arrivals)} (phone, scene) pairs; never drawn: {len(missed)}")
+    if not args.timer:
+        for what, moments in (("carried by the route's answer", tally.told), ("answer box drawn", tally.boxed)):
+            waits = [moments[(n, s)] - tally.changed_at[s] for s in range(1, scenes) for n in range(phones)
+                     if (n, s) in moments and s in tally.changed_at]
+            print(f"  of which: question {what}: {spread([max(0.0, w) for w in waits])}")
     print(f"show_scene call (moves and reveals): {spread(tally.show_s)}")
     print(f"answer -> counted (database count, Poll.counts every {COUNT_EVERY_S * 1000:.0f} ms): {spread(all_delays)} "
           f"answers")

@@ -290,6 +290,8 @@ class LectureTally(Tally):
     changed_at: dict[int, float] = field(default_factory=dict)  # scene -> start of its show_scene call
     show_s: list[float] = field(default_factory=list)  # show_scene call durations (moves and reveals)
     seen: dict[tuple[int, int], float] = field(default_factory=dict)  # (phone, scene) -> question first received
+    told: dict[tuple[int, int], float] = field(default_factory=dict)  # (phone, scene) -> the route's answer carried it
+    boxed: dict[tuple[int, int], float] = field(default_factory=dict)  # (phone, scene) -> its answer box drawn
     answers: list[Answer] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # a scene a phone could not answer, and why
     idle_poll_s: list[float] = field(default_factory=list)  # a timer poll that drew nothing: its round trip
@@ -366,6 +368,7 @@ class LecturePhone(Phone):
             if found and int(found[1]) < len(self.questions):
                 scene = int(found[1])
                 self.saw(scene, now)
+                self.tally.boxed.setdefault((self.number, scene), now)
                 options = list(inner.options) if kind == "radio" else []
                 self.widgets[scene] = (kind, inner.id, delta.fragment_id, inner.disabled, options)
         elif kind == "button" and element.button.is_form_submitter:
@@ -404,8 +407,8 @@ class LecturePhone(Phone):
         held by the route while the room's stamp is `since`: the stamp, or "error <status>" as PHONE_JS writes a
         failed answer."""
         path = self.stamp_path or f"/_attn/room/{self.code}/stamp"
-        if since is not None:
-            path += "?since=" + urllib.parse.quote(since, safe="")
+        if since is not None:  # and the page's language, as PHONE_JS sends the document's
+            path += "?since=" + urllib.parse.quote(since, safe="") + "&lang=en"
         request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nAccept: */*\r\n"
                    f"Cache-Control: no-store\r\nConnection: keep-alive\r\n\r\n").encode()
         for attempt in range(2):
@@ -439,8 +442,25 @@ class LecturePhone(Phone):
             if status != "200":
                 self.tally.route_failed.append(f"phone {self.number}: {lines[0]} {body[:80]!r}")
                 return f"error {status}"
-            return json.loads(body)["stamp"]
+            told = json.loads(body)
+            if "ask" in told:
+                self.heard(told["ask"])
+            return told["stamp"]
         raise OSError("unreachable")
+
+    def heard(self, ask: dict) -> None:
+        """The route's answer carried a scene's heading and question (poll_route.describe_room): PHONE_JS shows them
+        at once, so the question is on the phone now; it must be the scene's own question, word for word."""
+        scene = ask.get("scene", 0) - 1
+        if not 0 <= scene < len(self.questions):
+            self.tally.errors.append(f"phone {self.number}: the route told of scene {scene + 1}, not in the lecture")
+            return
+        if "".join(text for text, _ in ask.get("ask", [])) != self.questions[scene].ask.replace("*", ""):
+            self.tally.errors.append(f"phone {self.number}: the route's question for scene {scene + 1} is not its own")
+            return
+        now = time.perf_counter()
+        self.tally.told.setdefault((self.number, scene), now)
+        self.tally.seen.setdefault((self.number, scene), now)
 
     async def route_step(self, socket, wake: float) -> None:
         """PHONE_JS's loop, until the moment `wake` at the latest: one GET at a time, with the drawn stamp (the route

@@ -14,9 +14,11 @@ Session state used here:
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
-from attn_lang import _, current_language
+from attn_lang import _, current_language, using
 from attn_poll import Phase, PhoneView, RoomState
 from attn_ui.views import poll_service
 from attn_ui.widgets import join, lang, projector
@@ -40,6 +42,37 @@ def cached_question(number: int, lang_code: str) -> live.Live:
 def cached_scene_text(number: int, lang_code: str):
     """Scene `number`'s words in one language (frozen), built once a server."""
     return live.scene_text(number)
+
+
+EMPHASIS = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*")  # the only Markdown a title or a question uses: **words**, *word*
+
+
+def text_runs(markdown: str) -> list[list[str]]:
+    """A line of Markdown as runs of plain text, each [text, "b" (bold) or "i" (italic) or ""]: what a script can draw
+    with textContent alone, never as HTML."""
+    runs, at = [], 0
+    for found in EMPHASIS.finditer(markdown):
+        if found.start() > at:
+            runs.append([markdown[at:found.start()], ""])
+        runs.append([found[1], "b"] if found[1] is not None else [found[2], "i"])
+        at = found.end()
+    if at < len(markdown):
+        runs.append([markdown[at:], ""])
+    return runs
+
+
+def scene_heading(number: int, title: str) -> str:
+    return _("**Scene {number} of {count} · {title}**", number=number, count=len(SCENES), title=title)
+
+
+def announcement(number: int, lang_code: str) -> dict:
+    """What a phone's browser draws the moment the held route tells it the room moved to scene `number` (poll_route),
+    before its fragment is drawn again with the answer box: the scene's heading and question as the phone words them,
+    in `lang_code` (a supported code), as text runs."""
+    with using(lang_code):
+        asked, words = cached_question(number, lang_code), cached_scene_text(number, lang_code)
+        return {"scene": number, "heading": text_runs(scene_heading(number, words.title)), "ask": text_runs(asked.ask),
+                "wait": _("The answer box follows in a moment.")}
 
 
 def question(number: int) -> live.Live:
@@ -140,8 +173,7 @@ def phone_scene(code: str, voter: str, state: RoomState, my_vote: int | None, ca
     words = scene_text(number)
     noted = _show_note()
     # the scene and its question in one element: every phone of the room draws them at once (bench/phone_redraw.py)
-    st.markdown(_("**Scene {number} of {count} · {title}**", number=number, count=len(SCENES), title=words.title)
-                + "\n\n" + asked.ask)
+    st.markdown(scene_heading(number, words.title) + "\n\n" + asked.ask)
     key = f"{ANSWER_PREFIX}{state.question_index}.{state.round_number}"
     voting = state.phase is Phase.VOTING
     if asked.kind == "number":

@@ -71,10 +71,16 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
 # instead) makes the browser press Refresh every PHONE_JS_EVERY_MS: the phone follows as the timed fragment would, at
 # its cost. The mark's third part is this voter's own stamp (their last vote): when it changes, the tab tells the
 # browser's other tabs of the room (BroadcastChannel "attn-phone"), and they press Refresh too.
+# The check names the page's language (`&lang=`, the document's, set by lang.document_language). When a live lecture
+# moves to a scene's question, the route's answer carries that scene's heading and question in it (`ask`: runs of
+# plain text): the browser shows them at once in a card of its own over the whole page, built with textContent
+# alone (never as HTML), and takes the card away once the fragment is drawn again (its mark, drawn last, changes) or
+# after ASK_CARD_MS. The student reads the question while 150 phones' fragments are drawn; the answer box follows.
 PHONE_JS = """
 <script id="attn-phone">
 if (!window.__attnPhone) {
   window.__attnPhone = true;
+  const ASK_CARD_MS = 15000;
   let askedFor = null, askedAt = 0, mine = null;
   const tabs = "BroadcastChannel" in window ? new BroadcastChannel("attn-phone") : null;
   const pause = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -87,6 +93,46 @@ if (!window.__attnPhone) {
     const mark = document.querySelectorAll(".st-key-poll-stamp code");
     return mark.length < 3 ? null : [mark[0].textContent, mark[1].textContent, mark[2].textContent];
   };
+  let card = null;  // the scene's question shown before the fragment is drawn again: {node, drawn, at}
+  const hideCard = () => {
+    if (card) card.node.remove();
+    card = null;
+  };
+  const showCard = (ask, drawn) => {
+    hideCard();
+    const look = getComputedStyle(document.querySelector(".stApp") || document.body);
+    const node = document.createElement("div");
+    node.id = "attn-ask";
+    node.setAttribute("role", "status");
+    Object.assign(node.style, {position: "fixed", inset: "0", zIndex: "1000010", overflowY: "auto",
+      padding: "4.5rem 1rem 1rem", background: look.backgroundColor, color: look.color, fontSize: "1.0625rem",
+      lineHeight: "1.6"});
+    const inner = document.createElement("div");
+    inner.style.maxWidth = "46rem";
+    inner.style.margin = "0 auto";
+    node.appendChild(inner);
+    const line = (runs) => {
+      const p = document.createElement("p");
+      p.style.margin = "0 0 0.5rem";
+      for (const [text, how] of runs) {
+        const piece = document.createElement(how === "b" ? "strong" : how === "i" ? "em" : "span");
+        piece.textContent = text;
+        p.appendChild(piece);
+      }
+      return p;
+    };
+    inner.appendChild(line(ask.heading));
+    inner.appendChild(line(ask.ask));
+    const wait = line([[ask.wait, "i"]]);
+    wait.style.opacity = "0.8";
+    inner.appendChild(wait);
+    document.body.appendChild(node);
+    card = {node, drawn, at: Date.now()};
+  };
+  setInterval(() => {  // the fragment was drawn again (its mark comes last), or the card has waited long enough
+    const shown = drawnNow();
+    if (card && ((shown && shown[0] !== card.drawn) || Date.now() - card.at > ASK_CARD_MS)) hideCard();
+  }, 100);
   if (tabs) {
     tabs.onmessage = (event) => {  // another tab of this browser voted: show it here too
       const shown = drawnNow();
@@ -107,11 +153,15 @@ if (!window.__attnPhone) {
       const [drawn, url] = mark;
       if (askedFor === drawn && Date.now() - askedAt < 6000) { await pause(250); continue; }  // a refresh is on its way
       const began = Date.now();
-      let now, ours = true;
+      let now, ask = null, ours = true;
       try {
-        const answer = await fetch(url + "?since=" + encodeURIComponent(drawn), {cache: "no-store"});
+        const asking = url + "?since=" + encodeURIComponent(drawn) + "&lang="
+          + encodeURIComponent(document.documentElement.lang || "");
+        const answer = await fetch(asking, {cache: "no-store"});
         ours = (answer.headers.get("content-type") || "").startsWith("application/json");
-        now = !ours ? "no route" : answer.ok ? (await answer.json()).stamp : "error " + answer.status;
+        const told = ours && answer.ok ? await answer.json() : null;
+        now = !ours ? "no route" : told ? told.stamp : "error " + answer.status;
+        ask = told && told.ask ? told.ask : null;
       } catch (error) { now = "offline"; }
       if (!ours) {  // not the route's answer (a proxy in front passes only Streamlit's paths): redraw on a timer
         await pause(2000);
@@ -121,6 +171,7 @@ if (!window.__attnPhone) {
       const shown = drawnNow();
       const current = shown ? shown[0] : drawn;  // the fragment may have been drawn again while the request was held
       if (now !== current) {
+        if (ask) showCard(ask, current);
         if (press()) { askedFor = current; askedAt = Date.now(); }
       }
       await pause(now === current && Date.now() - began < 1000 ? 2000 : 50);
@@ -130,6 +181,7 @@ if (!window.__attnPhone) {
 </script>
 """
 PHONE_JS_EVERY_MS = 2000  # written into PHONE_JS (a constant, as every st.html body is); equals PHONE_EVERY_S
+ASK_CARD_MS = 15000  # written into PHONE_JS: the longest the card with a scene's question stays without a redraw
 
 
 def _mark(code: str, stamp: str, mine: object = "") -> None:
@@ -171,12 +223,12 @@ def phone(code: str, voter: str) -> None:
         poll_parts.show_problem(error)
         return
     st.session_state[STAMP_KEY] = view.stamp
-    state = view.state
-    _mark(code, poll_route.stamp_text(*view.stamp[:3]), view.stamp[3] if len(view.stamp) > 3 else "")
-    if live.scene_of(state.question_id) is not None:  # a live lecture: the scene on the projector, on the phone
+    if live.scene_of(view.state.question_id) is not None:  # a live lecture: the scene on the projector, on the phone
         live_phone.lecture_phone(code, voter, view)
-        return
-    question_of_room(code, voter, view)
+    else:
+        question_of_room(code, voter, view)
+    # last: the browser's check takes the mark's change to mean that the whole phone is drawn again (PHONE_JS)
+    _mark(code, poll_route.stamp_text(*view.stamp[:3]), view.stamp[3] if len(view.stamp) > 3 else "")
 
 
 def question_of_room(code: str, voter: str, view) -> None:

@@ -17,6 +17,12 @@ many phones wait on it, and all wake at once when it moves. A host action made i
 page served by this replica, as always with one process) nudges the room's loop to read at once (Poll.on_moved).
 A GET without `since` is answered at once (the same answer, for a bench or a person).
 
+A phone's page also says its language (`&lang=`). When the answer tells it that a live lecture's room moved to a new
+scene's question, the answer carries that scene's heading and question in that language (live_phone.announcement),
+so the browser shows the question at once; the fragment's run then draws the page with the answer box, which for
+150 phones on one core takes most of a second. One description is made per room, stamp and language (Watch.describe)
+and shared by every phone that hears of it.
+
 Nothing here keeps the poll's state in Python: the Poll is the pages' own (poll_service, one engine and pool a
 process) and every answer comes from a query, so each replica behind the proxy answers for every room. Watch holds
 only the last read of a room for the requests waiting in this process, for at most CHECK_S.
@@ -39,9 +45,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from attn_poll import PollError
+from attn_lang import language_for
+from attn_poll import Phase, PollError
 from attn_poll.store import DatabaseError
-from attn_ui.views import poll_service
+from attn_ui.views import live_phone, poll_service
+from attn_ui.words import live
 
 ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process that serves the route (served()); "0" asks for none
 PATH = "/_attn/room/{code}/stamp"
@@ -51,6 +59,7 @@ CHECK_S = 0.1  # how often a room with held requests is read again: a scene chan
 ALIVE_S = 1.0  # how often a held request asks whether its browser is still there
 MAX_HELD = 2000  # held requests in one process; past it a request is answered at once (its browser asks in 2 s)
 MAX_SINCE = 64  # a stamp is "version:phase:expired", about 16 characters; a longer `since` is no stamp of ours
+MAX_DESCRIBED = 256  # descriptions kept for the rooms' latest stamps, per language; past it the oldest go
 
 
 def read_stamp(code: str) -> str:
@@ -65,8 +74,25 @@ def refusal(error: PollError | DatabaseError) -> JSONResponse:
     return JSONResponse({"error": "database unavailable"}, status_code=503, headers=dict(NO_STORE))
 
 
-def answer(value: str) -> JSONResponse:
-    return JSONResponse({"stamp": value}, headers=dict(NO_STORE))
+def answer(value: str, ask: dict | None = None) -> JSONResponse:
+    return JSONResponse({"stamp": value} if ask is None else {"stamp": value, "ask": ask}, headers=dict(NO_STORE))
+
+
+def describe_room(code: str, stamp: str, lang: str) -> dict | None:
+    """What the room's phones are about to draw, for their browsers to show first: the scene's heading and question
+    (live_phone.announcement) when the room with this stamp is a live lecture's, asking a scene's question; None for
+    anything else (a class poll's room, a closed or revealed round, a room that has moved on again, no database)."""
+    version, __, rest = stamp.partition(":")
+    if not rest.startswith(f"{Phase.VOTING}:"):
+        return None
+    try:
+        state = poll_service.process_poll().state(code)
+    except (PollError, DatabaseError):
+        return None
+    number = live.scene_of(state.question_id)
+    if number is None or state.phase is not Phase.VOTING or str(state.version) != version:
+        return None
+    return live_phone.announcement(number, lang)
 
 
 def stamp(request: Request) -> JSONResponse:
@@ -123,8 +149,11 @@ class Watch:
 
     def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic,
                  exiting: Callable[[], bool] = server_exiting,
-                 listen: Callable[[Callable[[str], None]], None] | None = listen_to_hosts) -> None:
+                 listen: Callable[[Callable[[str], None]], None] | None = listen_to_hosts,
+                 tell: Callable[[str, str, str], dict | None] = describe_room) -> None:
         self.read = read
+        self.tell = tell
+        self.described: dict[tuple[str, str, str], asyncio.Future] = {}
         self.clock = clock
         self.exiting = exiting
         self.listen = listen  # called once, with nudge: after that, a host action of this process nudges its room
@@ -155,6 +184,18 @@ class Watch:
             entry = (self.clock(), asyncio.ensure_future(run_in_threadpool(self.read, code)))
             self.reads[code] = entry
         return entry
+
+    async def describe(self, code: str, stamp: str, lang: str) -> dict | None:
+        """The room's description at this stamp in this language (describe_room), made once and shared by every
+        phone that hears of the same move."""
+        key = (code, stamp, lang)
+        future = self.described.get(key)
+        if future is None:
+            if len(self.described) >= MAX_DESCRIBED:  # dicts keep their order: the oldest descriptions go first
+                for old in list(self.described)[:MAX_DESCRIBED // 2]:
+                    del self.described[old]
+            future = self.described[key] = asyncio.ensure_future(run_in_threadpool(self.tell, code, stamp, lang))
+        return await asyncio.shield(future)
 
     async def stamp(self, code: str, started_after: float) -> str:
         return await asyncio.shield(self._read(code, started_after)[1])
@@ -234,7 +275,10 @@ def held_stamp(watch: Watch) -> Callable:
             value = await watch.until_moved(request, code, since)
         except (PollError, DatabaseError) as error:
             return refusal(error)
-        return answer(value)
+        lang = language_for(request.query_params.get("lang"))
+        if lang is None or value == since:
+            return answer(value)
+        return answer(value, await watch.describe(code, value, lang))
 
     return endpoint
 

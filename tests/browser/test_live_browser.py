@@ -20,6 +20,8 @@ import harness
 import pytest
 
 from attn_poll import Phase, Poll, open_store
+from attn_ui.views import live_phone
+from attn_ui.words import live
 
 pytestmark = pytest.mark.browser
 
@@ -231,3 +233,49 @@ def test_every_live_scene_with_two_rounds_of_answers_fits_the_projector(browser,
             wrong[number] = problems
     context.close()
     assert not wrong, wrong
+
+
+CARD_TAGS = {"DIV", "P", "STRONG", "EM", "SPAN"}
+
+
+def test_a_phone_shows_the_next_scene_s_question_before_its_answer_box_is_drawn(browser, live_server):
+    """The held route's answer carries the scene's question in the phone's language: the browser shows it at once, as
+    text, over the whole page, and takes it away when the fragment has drawn the page again with the answer box. The
+    phone's Refresh is held back here, so the card is what shows until it is let go."""
+    server, poll = live_server
+    room = poll.create_room(live.lecture_questions())
+    poll.show_scene(room.code, room.host_secret, 0, False)
+    phone = harness.new_context(browser, 390, 844, touch=True).new_page()
+    errors = harness.collect_page_errors(phone)
+    phone.goto(f"{server.url}Class_poll?room={room.code}&lang=es", timeout=SLOW_MS)
+    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    phone.wait_for_selector(".st-key-poll-stamp code", state="attached", timeout=30_000)
+    phone.wait_for_function("document.documentElement.lang === 'es'", timeout=10_000)
+    phone.evaluate("""() => {  // the Refresh the check presses does nothing until the test lets it go
+        const button = document.querySelector(".st-key-poll-refresh button");
+        window.__attnRealClick = HTMLElement.prototype.click;
+        button.click = () => {};
+    }""")
+    moved = time.monotonic()
+    poll.show_scene(room.code, room.host_secret, 2, False)
+    phone.wait_for_selector("#attn-ask", timeout=10_000)
+    shown_s = time.monotonic() - moved
+    told = live_phone.announcement(3, "es")
+    card = phone.evaluate("""() => {
+        const card = document.querySelector("#attn-ask"), box = card.getBoundingClientRect();
+        return {text: card.innerText, tags: [...card.querySelectorAll("*")].map((node) => node.tagName),
+                covers: box.top <= 0 && box.left <= 0 && box.right >= innerWidth && box.bottom >= innerHeight,
+                italic: [...card.querySelectorAll("em")].map((node) => node.textContent)};
+    }""")
+    for part in (told["heading"], told["ask"]):
+        assert "".join(text for text, _ in part) in card["text"]
+    assert told["wait"] in card["text"] and "Escena 3 de 27" in card["text"]
+    assert set(card["tags"]) <= CARD_TAGS and card["covers"], card
+    assert "journey" in card["italic"]  # the question's *journey*, as the phone writes it
+    assert shown_s < 3.0, f"the card came {shown_s:.1f} s after the move"
+    phone.evaluate("() => window.__attnRealClick.call(document.querySelector('.st-key-poll-refresh button'))")
+    phone.wait_for_selector("#attn-ask", state="detached", timeout=10_000)
+    wait_text(phone, "".join(text for text, _ in told["ask"]), 5)
+    assert phone.locator('[data-testid="stTextInput"] input').is_enabled()
+    fits(phone, "the phone after the card")
+    assert not errors, errors
