@@ -12,6 +12,7 @@ the light and the dark colour scheme.
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import harness
@@ -116,8 +117,7 @@ def test_the_theme_is_chosen_in_the_app_and_the_address_keeps_it(browser, server
         page.reload()
         harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
         assert address(page).get("theme") == other and page.evaluate(APP_BACKGROUND) == BACKGROUND[other]
-        ticks = page.evaluate(CHART_TEXT)
-        assert ticks and min(text["ratio"] for text in ticks) >= 4.5  # the charts followed the theme
+        assert faintest_chart_text(page) >= 4.5  # the charts followed the theme
 
         pick_theme(page, "System")
         assert "theme" not in address(page) and page.evaluate(APP_BACKGROUND) == BACKGROUND[scheme]
@@ -128,6 +128,20 @@ def test_the_theme_is_chosen_in_the_app_and_the_address_keeps_it(browser, server
         assert page.evaluate(APP_BACKGROUND) == BACKGROUND[scheme]
     finally:
         context.close()
+
+
+def faintest_chart_text(page, within_s: float = 5.0) -> float:
+    """The lowest contrast of the charts' texts once they have followed the page's theme. After a reload the page is
+    drawn in the device's scheme first and the chosen theme follows (theme.THEME_JS), so a chart drawn in between is
+    drawn again in it a moment later (once in a full CI run it was read at 1.05:1 before that); a chart that stays in
+    the wrong theme for `within_s` fails."""
+    deadline, faintest = time.monotonic() + within_s, 0.0
+    while True:
+        ticks = page.evaluate(CHART_TEXT)
+        faintest = min((text["ratio"] for text in ticks), default=0.0)
+        if faintest >= 4.5 or time.monotonic() > deadline:
+            return faintest
+        page.wait_for_timeout(100)
 
 
 def open_sidebar(page) -> None:
