@@ -12,7 +12,7 @@ from starlette.requests import Request
 
 from attn_lang import using
 from attn_poll import Poll
-from attn_ui.views import live_phone, poll_route
+from attn_ui.views import live_phone, poll_phone, poll_route
 from attn_ui.words import live
 
 
@@ -394,5 +394,12 @@ def test_one_description_a_room_stamp_and_language_is_shared_by_every_phone():
 def test_text_runs_split_the_markdown_a_question_uses_into_plain_text():
     assert live_phone.text_runs("Row 2 is *journey*: what **share** lands?") == [
         ["Row 2 is ", ""], ["journey", "i"], [": what ", ""], ["share", "b"], [" lands?", ""]]
-    assert live_phone.text_runs("d_model = 12 and W_o, <b>no tags</b>") == [["d_model = 12 and W_o, <b>no tags</b>", ""]]
+    plain = "d_model = 12 and W_o, <b>no tags</b>"
+    assert live_phone.text_runs(plain) == [[plain, ""]]
     assert live_phone.text_runs("") == []
+
+
+def test_the_phone_s_script_waits_as_long_as_its_constants_say():
+    assert f"const ASK_CARD_MS = {poll_phone.ASK_CARD_MS};" in poll_phone.PHONE_JS
+    assert f"await pause({poll_phone.PHONE_JS_EVERY_MS});" in poll_phone.PHONE_JS
+    assert "innerHTML" not in poll_phone.PHONE_JS and "textContent = text" in poll_phone.PHONE_JS  # the card: text only
