@@ -53,8 +53,9 @@ What is real, what is simulated (loopback only, every count and wait bounded):
   engine.
 Measured and printed:
 - scene change -> question on the phones: from the start of the show_scene call to the moment the phone received the
-  new scene's question (whichever came first: the route's answer carrying the scene's question, which PHONE_JS shows
-  at once, or the fragment's run drawing the question and its answer box). Both are printed apart too ("of which").
+  new scene's question (whichever came first: the card, shown ASK_CARD_AFTER_MS after the route's answer carrying the
+  scene's question unless the phone was drawn again by then, as PHONE_JS does, or the fragment's run drawing the
+  question and its answer box). Both are printed apart too ("of which").
   Each question the route carries is checked against the scene's own, word for word. Scenes 2..N: the first is on
   screen when the phones join (Go live opens the room on it).
 - answer -> counted: from the moment a phone sent its answer to the moment it was in the database count (Poll.counts
@@ -347,7 +348,9 @@ def report(args, tally: LectureTally, questions: list[live.Live], final: dict[in
     print(f"scene change -> question on the phones (scenes 2..{scenes}, from {start}): "
           f"{spread(arrivals)} (phone, scene) pairs; never drawn: {len(missed)}")
     if not args.timer:
-        for what, moments in (("carried by the route's answer", tally.told), ("answer box drawn", tally.boxed)):
+        carded = {key: at for key, at in tally.told.items() if at < tally.boxed.get(key, math.inf)}
+        for what, moments in (("in the card (the route's answer, shown after ASK_CARD_AFTER_MS unless drawn first)",
+                               carded), ("answer box drawn", tally.boxed)):
             waits = [moments[(n, s)] - tally.changed_at[s] for s in range(1, scenes) for n in range(phones)
                      if (n, s) in moments and s in tally.changed_at]
             print(f"  of which: question {what}: {spread([max(0.0, w) for w in waits])}")

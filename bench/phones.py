@@ -48,6 +48,8 @@ sys.path.insert(0, str(REPO_ROOT))
 import harness  # noqa: E402
 import load  # noqa: E402  (the Lab's light client)
 
+from attn_ui.views.poll_phone import ASK_CARD_AFTER_MS  # noqa: E402
+
 if TYPE_CHECKING:
     from attn_ui.words import live
 
@@ -381,7 +383,8 @@ class LecturePhone(Phone):
             self.alerts.append(element.alert.body)
 
     def saw(self, scene: int, now: float) -> None:
-        self.tally.seen.setdefault((self.number, scene), now)
+        key = (self.number, scene)
+        self.tally.seen[key] = min(self.tally.seen.get(key, math.inf), now)  # a card may have shown it first (heard)
         self.latest = scene
 
     # --- what goes up ------------------------------------------------------------------------------------------
@@ -449,8 +452,9 @@ class LecturePhone(Phone):
         raise OSError("unreachable")
 
     def heard(self, ask: dict) -> None:
-        """The route's answer carried a scene's heading and question (poll_route.describe_room): PHONE_JS shows them
-        at once, so the question is on the phone now; it must be the scene's own question, word for word."""
+        """The route's answer carried a scene's heading and question (poll_route.describe_room): PHONE_JS shows them in
+        its card ASK_CARD_AFTER_MS later unless the fragment has drawn the phone again by then (then the question is
+        on the phone from that drawing: saw). It must be the scene's own question, word for word."""
         scene = ask.get("scene", 0) - 1
         if not 0 <= scene < len(self.questions):
             self.tally.errors.append(f"phone {self.number}: the route told of scene {scene + 1}, not in the lecture")
@@ -458,9 +462,10 @@ class LecturePhone(Phone):
         if "".join(text for text, _ in ask.get("ask", [])) != self.questions[scene].ask.replace("*", ""):
             self.tally.errors.append(f"phone {self.number}: the route's question for scene {scene + 1} is not its own")
             return
-        now = time.perf_counter()
-        self.tally.told.setdefault((self.number, scene), now)
-        self.tally.seen.setdefault((self.number, scene), now)
+        key, shown = (self.number, scene), time.perf_counter() + ASK_CARD_AFTER_MS / 1000
+        if key not in self.tally.told and self.tally.boxed.get(key, math.inf) > shown:
+            self.tally.told[key] = shown
+            self.tally.seen[key] = min(self.tally.seen.get(key, math.inf), shown)
 
     async def route_step(self, socket, wake: float) -> None:
         """PHONE_JS's loop, until the moment `wake` at the latest: one GET at a time, with the drawn stamp (the route

@@ -73,14 +73,18 @@ def _cast(code: str, voter: str, question_index: int, round_number: int, key: st
 # browser's other tabs of the room (BroadcastChannel "attn-phone"), and they press Refresh too.
 # The check names the page's language (`&lang=`, the document's, set by lang.document_language). When a live lecture
 # moves to a scene's question, the route's answer carries that scene's heading and question in it (`ask`: runs of
-# plain text): the browser shows them at once in a card of its own over the whole page, built with textContent
-# alone (never as HTML), and takes the card away once the fragment is drawn again (its mark, drawn last, changes) or
-# after ASK_CARD_MS. The student reads the question while 150 phones' fragments are drawn; the answer box follows.
+# plain text): unless the phone is drawn again within ASK_CARD_AFTER_MS (a small class: no flash), the browser shows
+# them in a card of its own over the whole page, built with textContent alone (never as HTML), and takes the card
+# away once the fragment is drawn again with its answer box (its mark, drawn last, changes; a widget's code loading
+# for the first time is awaited up to 1.5 s) or after ASK_CARD_MS. No card over another page (the Lab, the join
+# page: no mark of the room there), in a language the page no longer speaks, or for a phone already drawn again;
+# showing it takes the focus from the last scene's box, so Enter cannot send that. The student reads the question
+# while 150 phones' fragments are drawn; the answer box follows.
 PHONE_JS = """
 <script id="attn-phone">
 if (!window.__attnPhone) {
   window.__attnPhone = true;
-  const ASK_CARD_MS = 15000;
+  const ASK_CARD_MS = 15000, ASK_CARD_AFTER_MS = 200, ASK_CARD_SETTLE_MS = 1500;
   let askedFor = null, askedAt = 0, mine = null;
   const tabs = "BroadcastChannel" in window ? new BroadcastChannel("attn-phone") : null;
   const pause = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -93,13 +97,19 @@ if (!window.__attnPhone) {
     const mark = document.querySelectorAll(".st-key-poll-stamp code");
     return mark.length < 3 ? null : [mark[0].textContent, mark[1].textContent, mark[2].textContent];
   };
-  let card = null;  // the scene's question shown before the fragment is drawn again: {node, drawn, at}
+  let card = null;  // the scene's question shown before the fragment is drawn again: {node, drawn, at, movedAt}
+  const answerBoxDrawn = () => !!document.querySelector(
+    '.st-key-poll-phone [data-testid="stTextInput"] input, .st-key-poll-phone [data-testid="stRadio"]');
   const hideCard = () => {
     if (card) card.node.remove();
     card = null;
   };
-  const showCard = (ask, drawn) => {
+  const showCard = (ask, drawn, url) => {
+    const shown = drawnNow();  // drawn again meanwhile, or no longer this room's phone (the Lab, the join page): none
+    if (!shown || shown[0] !== drawn || shown[1] !== url) return;
     hideCard();
+    const typing = document.activeElement;  // Enter behind the card must not send the last scene's box
+    if (typing && typing !== document.body && typing.blur) typing.blur();
     const look = getComputedStyle(document.querySelector(".stApp") || document.body);
     const node = document.createElement("div");
     node.id = "attn-ask";
@@ -127,12 +137,16 @@ if (!window.__attnPhone) {
     wait.style.opacity = "0.8";
     inner.appendChild(wait);
     document.body.appendChild(node);
-    card = {node, drawn, at: Date.now()};
+    card = {node, drawn, at: Date.now(), movedAt: null};
   };
-  setInterval(() => {  // the fragment was drawn again (its mark comes last), or the card has waited long enough
-    const shown = drawnNow();
-    if (card && ((shown && shown[0] !== card.drawn) || Date.now() - card.at > ASK_CARD_MS)) hideCard();
-  }, 100);
+  setInterval(() => {  // the card goes once the phone is drawn again with its answer box (the mark comes last; a
+    if (!card) return;  // widget's code may still be loading, so the box is awaited up to ASK_CARD_SETTLE_MS), or
+    const shown = drawnNow(), now = Date.now();  // when the phone is gone from the page, or after ASK_CARD_MS
+    if (!shown || now - card.at > ASK_CARD_MS) { hideCard(); return; }
+    if (shown[0] === card.drawn) return;
+    if (card.movedAt === null) card.movedAt = now;
+    if (answerBoxDrawn() || now - card.movedAt > ASK_CARD_SETTLE_MS) hideCard();
+  }, 50);
   if (tabs) {
     tabs.onmessage = (event) => {  // another tab of this browser voted: show it here too
       const shown = drawnNow();
@@ -154,9 +168,9 @@ if (!window.__attnPhone) {
       if (askedFor === drawn && Date.now() - askedAt < 6000) { await pause(250); continue; }  // a refresh is on its way
       const began = Date.now();
       let now, ask = null, ours = true;
+      const lang = document.documentElement.lang || "";
       try {
-        const asking = url + "?since=" + encodeURIComponent(drawn) + "&lang="
-          + encodeURIComponent(document.documentElement.lang || "");
+        const asking = url + "?since=" + encodeURIComponent(drawn) + "&lang=" + encodeURIComponent(lang);
         const answer = await fetch(asking, {cache: "no-store"});
         ours = (answer.headers.get("content-type") || "").startsWith("application/json");
         const told = ours && answer.ok ? await answer.json() : null;
@@ -170,9 +184,12 @@ if (!window.__attnPhone) {
       }
       const shown = drawnNow();
       const current = shown ? shown[0] : drawn;  // the fragment may have been drawn again while the request was held
-      if (now !== current) {
-        if (ask) showCard(ask, current);
-        if (press()) { askedFor = current; askedAt = Date.now(); }
+      if (now !== current && press()) {
+        askedFor = current; askedAt = Date.now();
+        // the card, if the page is still this room's phone in the language asked in, and not drawn again by then
+        if (ask && shown && shown[1] === url && (document.documentElement.lang || "") === lang) {
+          setTimeout(() => showCard(ask, current, url), ASK_CARD_AFTER_MS);
+        }
       }
       await pause(now === current && Date.now() - began < 1000 ? 2000 : 50);
     }
@@ -182,6 +199,7 @@ if (!window.__attnPhone) {
 """
 PHONE_JS_EVERY_MS = 2000  # written into PHONE_JS (a constant, as every st.html body is); equals PHONE_EVERY_S
 ASK_CARD_MS = 15000  # written into PHONE_JS: the longest the card with a scene's question stays without a redraw
+ASK_CARD_AFTER_MS = 200  # written into PHONE_JS: a phone drawn again within this never shows the card (no flash)
 
 
 def _mark(code: str, stamp: str, mine: object = "") -> None:

@@ -19,6 +19,7 @@ import fit
 import harness
 import pytest
 
+import attn_lang
 from attn_poll import Phase, Poll, open_store
 from attn_ui.views import live_phone
 from attn_ui.words import live
@@ -252,9 +253,7 @@ def test_a_phone_shows_the_next_scene_s_question_before_its_answer_box_is_drawn(
     phone.wait_for_selector(".st-key-poll-stamp code", state="attached", timeout=30_000)
     phone.wait_for_function("document.documentElement.lang === 'es'", timeout=10_000)
     phone.evaluate("""() => {  // the Refresh the check presses does nothing until the test lets it go
-        const button = document.querySelector(".st-key-poll-refresh button");
-        window.__attnRealClick = HTMLElement.prototype.click;
-        button.click = () => {};
+        document.querySelector(".st-key-poll-refresh button").click = () => {};
     }""")
     moved = time.monotonic()
     poll.show_scene(room.code, room.host_secret, 2, False)
@@ -273,9 +272,44 @@ def test_a_phone_shows_the_next_scene_s_question_before_its_answer_box_is_drawn(
     assert set(card["tags"]) <= CARD_TAGS and card["covers"], card
     assert "journey" in card["italic"]  # the question's *journey*, as the phone writes it
     assert shown_s < 3.0, f"the card came {shown_s:.1f} s after the move"
-    phone.evaluate("() => window.__attnRealClick.call(document.querySelector('.st-key-poll-refresh button'))")
+    phone.evaluate("""() => {  // let the Refresh go, and press it
+        const button = document.querySelector(".st-key-poll-refresh button");
+        delete button.click;
+        button.click();
+    }""")
     phone.wait_for_selector("#attn-ask", state="detached", timeout=10_000)
     wait_text(phone, "".join(text for text, _ in told["ask"]), 5)
     assert phone.locator('[data-testid="stTextInput"] input').is_enabled()
     fits(phone, "the phone after the card")
+
+    # the student leaves the phone for the Lab (the reveal's link, in the same tab): the next move shows no card there
+    poll.show_scene(room.code, room.host_secret, 2, True)
+    with attn_lang.using("es"):
+        explore = attn_lang._("Explore this scene in the Lab")
+    phone.get_by_role("link", name=explore).click()
+    harness.wait_for_app(phone, timeout_ms=SLOW_MS)
+    phone.wait_for_selector(".st-key-poll-stamp", state="detached", timeout=10_000)
+    poll.show_scene(room.code, room.host_secret, 3, False)
+    phone.wait_for_timeout(1500)
+    assert phone.locator("#attn-ask").count() == 0, "a card over the Lab"
     assert not errors, errors
+
+
+def test_a_phone_drawn_again_at_once_shows_no_card(browser, live_server):
+    """One phone on a quiet server is drawn again well within ASK_CARD_AFTER_MS: no card flashes over it."""
+    server, poll = live_server
+    room = poll.create_room(live.lecture_questions())
+    poll.show_scene(room.code, room.host_secret, 0, False)
+    phone = harness.new_context(browser, 390, 844, touch=True).new_page()
+    phone.goto(f"{server.url}Class_poll?room={room.code}", timeout=SLOW_MS)
+    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    phone.wait_for_selector(".st-key-poll-stamp code", state="attached", timeout=30_000)
+    phone.evaluate("""() => {  // count every card the page ever shows
+        window.__attnCards = 0;
+        new MutationObserver(() => { if (document.querySelector("#attn-ask")) window.__attnCards += 1; })
+          .observe(document.body, {childList: true});
+    }""")
+    poll.show_scene(room.code, room.host_secret, 1, False)
+    wait_text(phone, live.live_question(2).ask.replace("*", ""), 10)
+    phone.wait_for_timeout(500)
+    assert phone.evaluate("window.__attnCards") == 0

@@ -400,6 +400,7 @@ def test_text_runs_split_the_markdown_a_question_uses_into_plain_text():
 
 
 def test_the_phone_s_script_waits_as_long_as_its_constants_say():
-    assert f"const ASK_CARD_MS = {poll_phone.ASK_CARD_MS};" in poll_phone.PHONE_JS
+    assert f"const ASK_CARD_MS = {poll_phone.ASK_CARD_MS}, ASK_CARD_AFTER_MS = {poll_phone.ASK_CARD_AFTER_MS}," \
+        in poll_phone.PHONE_JS
     assert f"await pause({poll_phone.PHONE_JS_EVERY_MS});" in poll_phone.PHONE_JS
     assert "innerHTML" not in poll_phone.PHONE_JS and "textContent = text" in poll_phone.PHONE_JS  # the card: text only
