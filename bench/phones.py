@@ -356,8 +356,9 @@ class LecturePhone(Phone):
         kind = element.WhichOneof("type")
         if kind == "markdown":
             body = element.markdown.body
-            if body in self.asks:
-                self.saw(self.asks[body], now)
+            asked = body.rpartition("\n\n")[2]  # live_phone.phone_scene: the scene's heading, then its question
+            if asked in self.asks:
+                self.saw(self.asks[asked], now)
             elif body.startswith("Sent: **"):
                 self.confirmed = True
             elif STAMP_TEXT.match(body):  # poll_phone._mark: the stamp drawn, then the route's address
