@@ -12,6 +12,7 @@ from attn_poll.errors import (
     RoomEnded,
     RoomExpired,
     RoomFull,
+    RoomMoved,
     RoomNotFound,
     RoundClosed,
     SchemaTooNew,
@@ -29,7 +30,7 @@ __all__ = [
     "DatabaseError",
     "BadQuestions", "BadRoomCode", "BadVoter", "Busy", "LimitReached", "Limits", "NewRoom", "NotHost", "Phase",
     "PhoneView", "Poll", "PollError", "ProjectorView", "QuestionCounts", "Reconnecting", "RoomEnded",
-    "RoomExpired", "RoomFull", "RoomNotFound", "RoomState", "RoundClosed", "SchemaTooNew", "StorageError",
+    "RoomExpired", "RoomFull", "RoomMoved", "RoomNotFound", "RoomState", "RoundClosed", "SchemaTooNew", "StorageError",
     "Store", "TooManyRooms", "TooManyVotes", "URL_ENV", "UnknownOption", "WrongPhase", "counts_csv",
     "open_store", "resolve_url",
 ]

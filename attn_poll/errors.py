@@ -39,6 +39,15 @@ class WrongPhase(PollError):
     """A host action the room's phase does not allow (reveal before closing, a third round, ...)."""
 
 
+class RoomMoved(PollError):
+    """A host action made from a page that showed the room at an older version: another host page (a second device, a
+    reload) moved the room since. Nothing was changed; `state` is the room as it is now, for the page to follow."""
+
+    def __init__(self, message: str, state=None) -> None:
+        super().__init__(message)
+        self.state = state
+
+
 class BadVoter(PollError):
     """The voter id the page passed in is empty or too long (a page bug, not a student's)."""
 

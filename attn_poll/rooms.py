@@ -34,6 +34,7 @@ from attn_poll.errors import (
     RoomEnded,
     RoomExpired,
     RoomFull,
+    RoomMoved,
     RoomNotFound,
     RoundClosed,
     TooManyRooms,
@@ -188,27 +189,33 @@ class Poll:
 
         self.store.write(work)
 
-    def next_question(self, code: str, host_secret: str) -> RoomState:
+    # Every host action takes `expected_version`: the room's version on the page that acts. When another host page
+    # (a second device, a reload) moved the room since, nothing changes and RoomMoved carries the room as it is, for
+    # that page to follow: a lecturer's press means "from what I see", never "from where someone else took it".
+
+    def next_question(self, code: str, host_secret: str, expected_version: int | None = None) -> RoomState:
         """From the lobby or after a reveal: the next question opens for round 1."""
-        return self._host_action(code, host_secret, self._to_next_question)
+        return self._host_action(code, host_secret, self._to_next_question, expected_version)
 
-    def close_round(self, code: str, host_secret: str) -> RoomState:
-        return self._host_action(code, host_secret, self._to_closed)
+    def close_round(self, code: str, host_secret: str, expected_version: int | None = None) -> RoomState:
+        return self._host_action(code, host_secret, self._to_closed, expected_version)
 
-    def open_revote(self, code: str, host_secret: str) -> RoomState:
+    def open_revote(self, code: str, host_secret: str, expected_version: int | None = None) -> RoomState:
         """After round 1 closes: round 2 of the same question; round 1's counts stay as they were, and every first
         answer counts in round 2 until its voter changes it."""
-        return self._host_action(code, host_secret, self._to_revote)
+        return self._host_action(code, host_secret, self._to_revote, expected_version)
 
-    def reveal(self, code: str, host_secret: str) -> RoomState:
-        return self._host_action(code, host_secret, self._to_revealed)
+    def reveal(self, code: str, host_secret: str, expected_version: int | None = None) -> RoomState:
+        return self._host_action(code, host_secret, self._to_revealed, expected_version)
 
-    def show_scene(self, code: str, host_secret: str, question_index: int, revealed: bool) -> RoomState:
+    def show_scene(self, code: str, host_secret: str, question_index: int, revealed: bool,
+                   expected_version: int | None = None) -> RoomState:
         """A lecture room follows its lecturer: question_index is on screen, its answer showing or not.
 
         A question never asked opens round 1 (and closes it at once when it opens revealed, from a link to a
-        revealed scene); one asked before comes back closed, or revealed, with its rounds as they were. Moving
-        on while a round is open closes it. Nothing is written when the room already shows this."""
+        revealed scene). A question asked before comes back as it was left: its rounds as they were, a round that was
+        still open open again (only a lecturer closes a round), one closed or revealed closed, or revealed when asked.
+        Nothing is written when the room already shows this."""
 
         def step(connection: Connection, room: Row) -> dict | None:
             if isinstance(question_index, bool) or not isinstance(question_index, int):
@@ -220,21 +227,28 @@ class Poll:
                 if not revealed and phase is Phase.REVEALED:
                     return {"phase": Phase.CLOSED.value}
                 return None
-            opened = connection.execute(select(questions.c.rounds_opened).where(
-                questions.c.room_id == room.id, questions.c.position == question_index)).scalar_one_or_none()
-            if opened is None:
+            found = connection.execute(select(questions.c.rounds_opened, questions.c.left_phase).where(
+                questions.c.room_id == room.id, questions.c.position == question_index)).first()
+            if found is None:
                 raise WrongPhase(_("This lecture has no scene number {number}.", number=question_index + 1))
-            if opened == 0:
+            if room.question_position is not None:  # the question left keeps its phase for a return
+                connection.execute(update(questions).where(
+                    questions.c.room_id == room.id, questions.c.position == room.question_position
+                ).values(left_phase=room.phase))
+            if found.rounds_opened == 0:
                 self._open_round(connection, room.id, question_index, 1, missing="")
                 phase = Phase.REVEALED if revealed else Phase.VOTING
                 return {"phase": phase.value, "question_position": question_index, "round_number": 1}
-            phase = Phase.REVEALED if revealed else Phase.CLOSED
-            return {"phase": phase.value, "question_position": question_index, "round_number": opened}
+            if revealed:
+                phase = Phase.REVEALED
+            else:
+                phase = Phase.VOTING if found.left_phase == Phase.VOTING.value else Phase.CLOSED
+            return {"phase": phase.value, "question_position": question_index, "round_number": found.rounds_opened}
 
-        return self._host_action(code, host_secret, step)
+        return self._host_action(code, host_secret, step, expected_version)
 
-    def end_room(self, code: str, host_secret: str) -> RoomState:
-        return self._host_action(code, host_secret, self._to_ended)
+    def end_room(self, code: str, host_secret: str, expected_version: int | None = None) -> RoomState:
+        return self._host_action(code, host_secret, self._to_ended, expected_version)
 
     def export_rows(self, code: str, host_secret: str) -> tuple[QuestionCounts, ...]:
         """Counts for every question that was asked, every round opened; no voter appears."""
@@ -334,6 +348,16 @@ class Poll:
         with no Streamlit run at all."""
         return self.store.read(lambda connection: self._room_stamp(self._room(connection, code, allow_ended=True,
                                                                                plain=True)))
+
+    def board_stamp(self, code: str) -> tuple:
+        """(version, phase, expired, activity): changes whenever what a projector's board shows may change (a host
+        action, a voter joining, a vote counted, the clock); one indexed read of the room's row. What a host page's
+        browser holds its check on (attn_ui/views/poll_route.py), instead of reading the counts every second."""
+        return self.store.read(lambda connection: self._board_stamp(self._room(connection, code, allow_ended=True,
+                                                                                plain=True)))
+
+    def _board_stamp(self, room: Row) -> tuple:
+        return (*self._room_stamp(room), room.activity)
 
     # --- anyone with the code (the projector, the phones) ---------------------------------------------
 
@@ -490,9 +514,11 @@ class Poll:
         joined = connection.execute(select(func.count()).where(voters.c.room_id == room.id)).scalar_one()
         if joined >= self.limits.max_voters_per_room:
             raise RoomFull(_("This room is full: it already has {joined} voters.", joined=joined))
-        return connection.execute(
+        voter = connection.execute(
             insert(voters).values(room_id=room.id, voter_hash=voter_hash).returning(voters.c.id)
         ).scalar_one()
+        connection.execute(update(rooms).where(rooms.c.id == room.id).values(activity=rooms.c.activity + 1))
+        return voter
 
     def _count_voter_vote(self, connection: Connection, voter: int) -> None:
         """Take a token from this voter's own bucket: a few changes of mind a second pass, a script's taps do not."""
@@ -527,7 +553,8 @@ class Poll:
         tokens = min(float(self.limits.vote_burst), refilled)
         if tokens < 1:
             raise TooManyVotes(_("Too many votes in this room this second; your vote was not counted, try again."))
-        connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now))
+        connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now,
+                                                                             activity=rooms.c.activity + 1))
 
     def _state(self, connection: Connection, room: Row) -> RoomState:
         """One query (three scalar subqueries), since phones and the projector ask for this every second."""
@@ -590,11 +617,16 @@ class Poll:
                               changed=sum(1 in voted and voted[1] != voted[2] for voted in second),
                               added=sum(1 not in voted for voted in second))
 
-    def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict | None]) -> RoomState:
-        """step gives the row's new values, or None for nothing to change (no write, the version stays)."""
+    def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict | None],
+                     expected_version: int | None = None) -> RoomState:
+        """step gives the row's new values, or None for nothing to change (no write, the version stays). With
+        expected_version, a room at another version is left as it is: RoomMoved, with its state."""
 
         def work(connection: Connection) -> RoomState:
             room = self._host_room(connection, code, host_secret, lock=True)
+            if expected_version is not None and room.version != expected_version:
+                raise RoomMoved(_("Another host page moved this room first; this page now shows it where it is."),
+                                self._state(connection, self._room(connection, code, allow_ended=True)))
             values = step(connection, room)
             if values is None:
                 return self._state(connection, self._room(connection, code, allow_ended=True))

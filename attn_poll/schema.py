@@ -13,7 +13,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-SCHEMA_VERSION = 2  # bump with a step in store.UPGRADES when a table changes
+SCHEMA_VERSION = 3  # bump with a step in store.UPGRADES when a table changes
 
 metadata = MetaData()
 
@@ -43,6 +43,9 @@ rooms = Table(
     # Version 2. The last host action or host page seen (None: never since the room opened): a lobby nobody joined
     # and no host touched for Limits.idle_close_s closes early, so a flood of rooms cannot hold the cap.
     Column("touched_at", Double, nullable=True),
+    # Version 3. +1 on every voter joining and every vote counted: with version, what a projector's count shows (its
+    # held check wakes on it instead of polling the counts every second).
+    Column("activity", Integer, nullable=False, server_default="0"),
 )
 
 questions = Table(
@@ -53,6 +56,9 @@ questions = Table(
     Column("question_id", String(120), nullable=False),
     Column("option_count", Integer, nullable=False),
     Column("rounds_opened", Integer, nullable=False),  # 0, 1 or 2: which rounds the export and counts show
+    # Version 3. The phase a lecture room was in when it moved away from this question (None: never left): coming back
+    # to its question step restores an open round as open; only a lecturer closes a round.
+    Column("left_phase", String(12), nullable=True),
 )
 
 voters = Table(

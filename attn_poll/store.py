@@ -42,7 +42,15 @@ def _add_columns_v2(connection: Connection) -> None:
     connection.execute(DDL("ALTER TABLE %(fullname)s ADD COLUMN touched_at FLOAT").against(tables.rooms))
 
 
-UPGRADES: tuple[Callable[[Connection], None], ...] = (_add_columns_v2,)  # UPGRADES[v - 1]: version v -> v + 1
+def _add_columns_v3(connection: Connection) -> None:
+    """Version 2 -> 3: the room's activity count (joins and votes) and the phase a question was left in."""
+    connection.execute(DDL("ALTER TABLE %(fullname)s ADD COLUMN activity INTEGER NOT NULL DEFAULT 0")
+                       .against(tables.rooms))
+    connection.execute(DDL("ALTER TABLE %(fullname)s ADD COLUMN left_phase VARCHAR(12)").against(tables.questions))
+
+
+# UPGRADES[v - 1]: version v -> v + 1
+UPGRADES: tuple[Callable[[Connection], None], ...] = (_add_columns_v2, _add_columns_v3)
 
 Result = TypeVar("Result")
 

@@ -21,13 +21,14 @@ lesson_page(N_("Lecture scenes"), N_("The two lessons as questions for the room,
 big = projector.is_on()
 number, note = scene_number(projector.url_value("scene"))
 revealed, reveal_note = read_flag(projector.url_value("reveal"), "reveal")
+panels.show_notes([note, reveal_note], big)
+# None unless this browser runs the live lecture the address names; then the step is the room's unless this page moved
+lecture, number, revealed = live_view.host(number, revealed)
 scene = SCENES[number - 1]
 words = scene_words(scene)
 asked = live_phone.question(number)
 result = state.cached_compute(scene.settings)
 
-panels.show_notes([note, reveal_note], big)
-lecture = live_view.host(number, revealed)  # None unless this browser runs the live lecture the address names
 live_view.show_note()
 scene_nav.scene_nav(number, len(SCENES), revealed, beside=lambda: live_view.live_button(lecture, number, revealed))
 live_view.join_key(lecture, number, revealed)

@@ -2,10 +2,11 @@
 
 Go live opens a class-poll room with one question per scene (attn_ui/words/live.py) and puts the room's code in the
 scenes page's address (`room`), so Next, Back, a reload and the browser's Back keep the lecture. The host secret
-never goes on the screen: the browser that went live (or opened the host link once) holds it (host_access). Every
-run of the host's scenes page moves the room to the scene on screen, its answer shown or not (Poll.show_scene):
-phones follow on any replica, because the room lives in the database. Phones are the class poll's student face
-(pages/10_Class_poll.py?room=CODE; attn_ui/views/live_phone.py draws a scene there).
+never goes on the screen: the browser that went live (or opened the host link once) holds it (host_access). The
+room has one scene and one phase, and only a lecturer's act moves it (Next, Back, a key, the browser's Back on the
+page that drives it: drive()); a host page opened elsewhere, or reloaded, shows the room where it is, and two host
+pages follow each other. Phones follow on any replica, because the room lives in the database. Phones are the class
+poll's student face (pages/10_Class_poll.py?room=CODE; attn_ui/views/live_phone.py draws a scene there).
 
 The join screen (join code, QR code, address, phones in the room) fills the board after Go live, and comes back at
 any scene from the room's badge or the J key, without moving the lecture; moving the lecture hides it.
@@ -14,6 +15,10 @@ Session state used here:
     live.note          a message from Go live or a host action, shown in the next run
     live.checked       the room this session checked is a lecture room (once per session, not per run)
     live.join.at       (room code, scene, revealed) where the join screen was asked for: it shows until the step moves
+    live.end.asked     the room whose End the lecturer pressed once: the menu asks to confirm
+    live-badge         whether the badge's menu is open (closed by its own actions)
+    live.drawn         (room code, scene, revealed, room version) as this page last drew the room: tells this page's
+                       own moves (the step in the address changed) from a page opened or a room moved elsewhere
 """
 
 from __future__ import annotations
@@ -24,16 +29,19 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attn_lang import N_, _, _n, current_language
-from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomState
+from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomMoved, RoomState
 from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
-from attn_ui.views import host_access, live_phone, poll_service
+from attn_ui.views import host_access, live_phone, poll_service, scene_nav
 from attn_ui.widgets import join, panels, projector
 from attn_ui.words import live, poll_words
 
 NOTE_KEY = "live.note"
 CHECKED_KEY = "live.checked"
 JOIN_KEY = "live.join.at"
+DRAWN_KEY = "live.drawn"
+MENU_KEY = "live-badge"  # the badge's menu (a popover): its open state, and its CSS class st-key-live-badge
+END_KEY = "live.end.asked"
 BOARD_EVERY_S = 1.0  # the projector's count of answers is at most this old
 SPREAD_HEIGHT = ((150, 140), (200, 220))  # px of a number's spread chart, (one round, two rounds): on the projector
 # beside a revealed board (the story's column at 1280x720), and off it
@@ -131,21 +139,23 @@ def _is_lecture(code: str) -> bool:
     return ok
 
 
-def host(number: int, revealed: bool) -> Host | None:
-    """The live lecture the address names and this browser controls, moved to scene `number` (revealed or not); None
-    when not live. The secret comes from a host link (`host=`, taken once and dropped from the address) or from what
-    this browser already holds; without it the page shows the scenes with a note, never control."""
+def host(number: int, revealed: bool) -> tuple[Host | None, int, bool]:
+    """The live lecture the address names and this browser controls, and the step the page shows: (None, number,
+    revealed) when not live. The secret comes from a host link (`host=`, taken once and dropped from the address) or
+    from what this browser already holds; without it the page shows the scenes with a note, never control.
+
+    One driver: the room moves only when this page's lecturer moves it (drive)."""
     room, linked = projector.url_value("room"), projector.url_value("host")
     if room is None:
         if linked is not None:
             st.warning(_("A live lecture's host link needs its room code as well; this page shows the scenes without "
                          "a room."), icon=":material/link_off:")
-        return None
+        return None, number, revealed
     try:
         code = normalise_room_code(room)
     except PollError as error:
         st.warning(str(error), icon=":material/link_off:")
-        return None
+        return None, number, revealed
     secret = linked or host_access.secret_for(code)
     state, error = (None, NotHost("")) if not secret else poll_service.attempt(
         lambda: poll_service.poll().verify_host(code, secret))
@@ -155,26 +165,68 @@ def host(number: int, revealed: bool) -> Host | None:
     if isinstance(error, NotHost):
         st.warning(_("This browser does not control room {code}, so the scenes run without it. Its lecturer's host "
                      "link gives control.", code=code), icon=":material/key_off:")
-        return None
+        return None, number, revealed
     if error is not None:
         poll_service.show_problem(error)
-        return None
+        return None, number, revealed
     if not _is_lecture(code):
         st.warning(_("That room is a class poll, not a live lecture: run it from the Class poll page."),
                    icon=":material/how_to_vote:")
-        return None
+        return None, number, revealed
     host_access.keep(code, secret)
     link = join.JoinLink(code, join.join_url(st.context.url, code))  # not remembered: no extra join switch here
-    if state.phase is not Phase.ENDED and (state.question_index != number - 1 or
-                                           (state.phase is Phase.REVEALED) != revealed):
-        moved, error = poll_service.attempt(
-            lambda: poll_service.poll().show_scene(code, secret, number - 1, revealed))
-        if error is not None:
-            poll_service.show_problem(error)
-        else:
-            state = moved
+    state, number, revealed = drive(code, secret, state, number, revealed)
     poll_service.touch(code, secret)
-    return Host(code, secret, state, link)
+    return Host(code, secret, state, link), number, revealed
+
+
+def room_step(state: RoomState) -> tuple[int, bool] | None:
+    """The scene (from 1) and whether its answer shows, as the room has them; None before its first scene."""
+    if state.question_index is None:
+        return None
+    return state.question_index + 1, state.phase is Phase.REVEALED
+
+
+def drive(code: str, secret: str, state: RoomState, number: int, revealed: bool) -> tuple[RoomState, int, bool]:
+    """One driver for the room: this page moves it only when its own lecturer moved the page (Next, Back, a key, the
+    browser's Back, a link typed into this tab); otherwise the page follows the room.
+
+    What this session drew last (DRAWN_KEY: the room's code, the step and the room's version then) tells the two
+    apart. A page just opened (a reload, a second device, a host link: a new session) or a page whose room another
+    page moved (its board saw the version change) shows the room where it is and moves nothing. A move is made only
+    from the version this page last drew (Poll's expected_version): if another page moved the room in between, this
+    page follows instead, so two pages never pull the room between them and no round closes that nobody closed."""
+    drawn = st.session_state.get(DRAWN_KEY)
+    here = room_step(state)
+    if state.phase is Phase.ENDED or here == (number, revealed):
+        _drew(code, number, revealed, state)
+        return state, number, revealed
+    moved_here = isinstance(drawn, tuple) and len(drawn) == 4 and drawn[0] == code and drawn[1:3] != (number, revealed)
+    if here is None or moved_here:
+        expected = drawn[3] if moved_here else state.version
+        moved, error = poll_service.attempt(
+            lambda: poll_service.poll().show_scene(code, secret, number - 1, revealed, expected_version=expected))
+        if error is None:
+            _drew(code, number, revealed, moved)
+            return moved, number, revealed
+        if not isinstance(error, RoomMoved):
+            poll_service.show_problem(error)
+            return state, number, revealed
+        state, here = error.state, room_step(error.state)
+        if here is None:
+            return state, number, revealed
+        st.toast(_("Another host page moved the lecture first: this page shows scene {number}, where the room is.",
+                   number=here[0]), icon=":material/sync:")
+    else:
+        st.toast(_("The lecture is at scene {number}: this page shows it there. Next and Back move the room from "
+                   "here.", number=here[0]), icon=":material/sync:")
+    scene_nav.write_step(*here)
+    _drew(code, *here, state)
+    return state, *here
+
+
+def _drew(code: str, number: int, revealed: bool, state: RoomState) -> None:
+    st.session_state[DRAWN_KEY] = (code, number, revealed, state.version)
 
 
 def join_showing(live_host: Host | None, number: int, revealed: bool) -> bool:
@@ -188,11 +240,28 @@ def join_showing(live_host: Host | None, number: int, revealed: bool) -> bool:
 def _toggle_join(code: str, number: int, revealed: bool) -> None:
     showing = st.session_state.get(JOIN_KEY) == (code, number, revealed)
     st.session_state[JOIN_KEY] = None if showing else (code, number, revealed)
+    _close_menu()
+
+
+def _close_menu() -> None:
+    """The badge's menu closes on its own action (it would stay open over the join screen it just showed)."""
+    st.session_state[MENU_KEY] = False
+
+
+def _ask_end(code: str | None) -> None:
+    st.session_state[END_KEY] = code
+
+
+def _end(live_host: Host) -> None:
+    st.session_state[END_KEY] = None
+    _close_menu()
+    _act(lambda: poll_service.poll().end_room(live_host.code, live_host.secret,
+                                              expected_version=live_host.state.version))
 
 
 def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
     """In the scene's links row: Go live, or the live badge (room code) and the lecture's menu. Nothing in the menu
-    shows the host secret."""
+    shows the host secret. Ending the lecture asks first, and says what it keeps."""
     if live_host is None:
         st.button(_("Go live"), key="live.go", icon=":material/cast:", on_click=_go_live, args=(number, revealed),
                   help=_("Opens a room: the room follows the scenes on their phones and predicts each one."))
@@ -200,7 +269,10 @@ def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
     # The badge is the menu's own label: one control, so the links row keeps to one line on the projector.
     badge = (_("Ended · room {code}", code=live_host.code) if live_host.ended else
              _("Live · room {code}", code=live_host.code))
-    with st.popover(badge, icon=":material/cast_connected:", key="live-badge"):
+    with st.popover(badge, icon=":material/cast_connected:", key=MENU_KEY, on_change="rerun"):
+        if st.session_state.get(END_KEY) == live_host.code and not live_host.ended:
+            _end_question(live_host)
+            return
         if not live_host.ended:
             showing = join_showing(live_host, number, revealed)
             st.button(_("Hide the join screen (J)") if showing else _("Show the join screen (J)"), key="live.join",
@@ -212,8 +284,23 @@ def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
         st.download_button(_("The lecture as CSV"), _lecture_csv(live_host), file_name=f"lecture-{live_host.code}.csv",
                            mime="text/csv", icon=":material/download:", key="live.csv", on_click="ignore")
         if not live_host.ended:
-            st.button(_("End the lecture"), key="live.end", icon=":material/logout:", on_click=_act,
-                      args=(lambda: poll_service.poll().end_room(live_host.code, live_host.secret),))
+            st.button(_("End the lecture…"), key="live.end", icon=":material/logout:", on_click=_ask_end,
+                      args=(live_host.code,))
+
+
+def _end_question(live_host: Host) -> None:
+    """End the lecture? What ending does, what it keeps, and a way back."""
+    hours = round(poll_service.poll().limits.room_lifetime_s / 3600)
+    st.markdown(_n("**End the lecture for everyone?** The phones stop taking answers and show each student a recap "
+                   "of their predictions. Every answer stays in the lecture's CSV until the room expires, {count} "
+                   "hour after Go live.",
+                   "**End the lecture for everyone?** The phones stop taking answers and show each student a recap "
+                   "of their predictions. Every answer stays in the lecture's CSV until the room expires, {count} "
+                   "hours after Go live.", hours))
+    with st.container(horizontal=True, gap="small"):
+        st.button(_("End it now"), key="live.end.now", type="primary", icon=":material/logout:", on_click=_end,
+                  args=(live_host,))
+        st.button(_("Keep it running"), key="live.end.keep", on_click=_ask_end, args=(None,))
 
 
 def join_key(live_host: Host | None, number: int, revealed: bool) -> None:
@@ -329,11 +416,11 @@ def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
     with st.container(key="live-controls", horizontal=True, gap="small"):
         if state.phase is Phase.VOTING:
             st.button(_("Show the answers"), key="live.close", icon=":material/bar_chart:", on_click=_act,
-                      args=(lambda: poll_service.poll().close_round(code, secret),),
+                      args=(lambda: poll_service.poll().close_round(code, secret, expected_version=version),),
                       help=_("Closes the round and shows the room's spread, not the answer."))
         if state.phase is Phase.CLOSED and state.round_number == 1:
             st.button(_("Vote again"), key="live.revote", icon=":material/replay:", on_click=_act,
-                      args=(lambda: poll_service.poll().open_revote(code, secret),),
+                      args=(lambda: poll_service.poll().open_revote(code, secret, expected_version=version),),
                       help=_("After a talk with a neighbour: a second round of the same scene. Every first answer "
                              "counts again unless its student changes it."))
 

@@ -37,26 +37,27 @@ def host_controls(code: str, secret: str, state: RoomState) -> None:
     act = functools.partial
     phase = state.phase
     first = state.question_index is None
+    version = state.version  # every button acts from the room as this page shows it: another host page's move wins
     with st.container(key="poll-controls", horizontal=True, gap="small", vertical_alignment="center"):
         st.button(_("Start the first question") if first else _("Next question"), key="poll.next", type="primary",
                   icon=":material/skip_next:", disabled=phase not in (Phase.LOBBY, Phase.REVEALED)
                   or not state.has_next_question, on_click=poll_parts.call,
-                  args=(act(lambda: service().next_question(code, secret)),))
+                  args=(act(lambda: service().next_question(code, secret, version)),))
         st.button(_("Close voting"), key="poll.close", icon=":material/stop_circle:",
                   disabled=phase is not Phase.VOTING, on_click=poll_parts.call,
-                  args=(act(lambda: service().close_round(code, secret)),))
+                  args=(act(lambda: service().close_round(code, secret, version)),))
         st.button(_("Vote again"), key="poll.revote", icon=":material/replay:",
                   disabled=not (phase is Phase.CLOSED and state.round_number == 1), on_click=poll_parts.call,
-                  args=(act(lambda: service().open_revote(code, secret)),),
+                  args=(act(lambda: service().open_revote(code, secret, version)),),
                   help=_("After a talk with a neighbour: a second round of the same question. Every first vote "
                          "counts again unless its student changes it."))
         st.button(_("Reveal the answer"), key="poll.reveal", icon=":material/visibility:",
                   disabled=phase is not Phase.CLOSED, on_click=poll_parts.call,
-                  args=(act(lambda: service().reveal(code, secret)),))
+                  args=(act(lambda: service().reveal(code, secret, version)),))
         with st.popover(_("End the room"), icon=":material/logout:", disabled=phase is Phase.ENDED):
             st.markdown(_("Students can no longer vote. The counts stay readable until the room expires."))
             st.button(_("End the room now"), key="poll.end", on_click=poll_parts.call,
-                      args=(act(lambda: service().end_room(code, secret)),))
+                      args=(act(lambda: service().end_room(code, secret, version)),))
 
 
 def _export(code: str, secret: str) -> str:

@@ -25,7 +25,7 @@ NEXT_KEYS = ("Right", "Down", "Space")  # besides PageDown on the visible Next
 BACK_KEYS = ("Left", "Up")  # besides PageUp on the visible Back
 
 
-def _show(number: int, revealed: bool) -> None:
+def write_step(number: int, revealed: bool) -> None:
     """Write the step in one message, so one press is one history entry: two writes (scene, then reveal) made two,
     and the browser's Back then showed a step nobody saw (the next scene with the last one's answer flag)."""
     kept = {key: st.query_params.get_all(key)[-1] for key in st.query_params if key not in ("scene", "reveal", "host")}
@@ -45,7 +45,7 @@ def scene_nav(number: int, count: int, revealed: bool = True, beside: Callable[[
     back_to, forward_to = steps(number, count, revealed)
     back, where, forward = st.columns([1, 1.2, 1], vertical_alignment="center", gap="small")
     back.button(_("Back"), icon=":material/arrow_back:", key="scenes.back", width="stretch", shortcut="PageUp",
-                disabled=back_to is None, on_click=_show, args=back_to or (number, revealed))
+                disabled=back_to is None, on_click=write_step, args=back_to or (number, revealed))
     with where.container(key="scene-where", horizontal=True, horizontal_alignment="center",
                          vertical_alignment="center", gap="small"):
         st.markdown(_("**Scene {number} of {count}**", number=number, count=count), text_alignment="center",
@@ -54,15 +54,15 @@ def scene_nav(number: int, count: int, revealed: bool = True, beside: Callable[[
             beside()
     forward.button(_("Next"), icon=":material/arrow_forward:", icon_position="right", key="scenes.next",
                    width="stretch", shortcut="PageDown", type="primary", disabled=forward_to is None,
-                   on_click=_show, args=forward_to or (number, revealed),
+                   on_click=write_step, args=forward_to or (number, revealed),
                    help=_("Shows the answer, then moves to the next scene"))
     look.apply_scene_keys_look()
     with st.container(key="scenes-keys", horizontal=True):
         for key in NEXT_KEYS:
             st.button(_("Forward ({key})", key=key), key=f"scenes.next.{key.lower()}", shortcut=key,
                       disabled=forward_to is None,
-                      on_click=_show, args=forward_to or (number, revealed))
+                      on_click=write_step, args=forward_to or (number, revealed))
         for key in BACK_KEYS:
             st.button(_("Previous ({key})", key=key), key=f"scenes.back.{key.lower()}", shortcut=key,
                       disabled=back_to is None,
-                      on_click=_show, args=back_to or (number, revealed))
+                      on_click=write_step, args=back_to or (number, revealed))

@@ -148,7 +148,14 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert secret not in everything_drawn(lecturer)
 
     # the end: the board says so, and each student sees a recap
+    ok(lecturer.button(key="live.end").click().run())  # asks first, and says what it keeps
+    assert poll.state(code).phase is not Phase.ENDED
+    assert "End the lecture for everyone?" in texts(lecturer) and "lecture's CSV until the room expires" in \
+        texts(lecturer)
+    ok(lecturer.button(key="live.end.keep").click().run())
+    assert poll.state(code).phase is not Phase.ENDED and "End the lecture for everyone?" not in texts(lecturer)
     ok(lecturer.button(key="live.end").click().run())
+    ok(lecturer.button(key="live.end.now").click().run())
     assert poll.state(code).phase is Phase.ENDED
     assert "This live lecture has ended." in texts(lecturer)
     ok(ann.run())
@@ -268,3 +275,33 @@ def test_a_phone_that_typed_the_code_returns_to_its_room_after_back(poll):
     back = [link.proto for link in ann.get("page_link") if link.proto.label == f"Return to room {code}"]
     assert len(back) == 1 and back[0].query_string == f"room={code}"
     assert ann.text_input(key="poll.typed").value == code
+
+
+def step_of(at: AppTest) -> tuple[str, bool]:
+    return param(at, "scene"), "reveal" in at.query_params
+
+
+def test_one_driver_a_second_host_page_follows_the_room_and_moves_it_only_when_pressed(poll):
+    """A tablet opens the host link (no scene in it) while the projector is at scene 5 with answers in: the room stays
+    at scene 5, its round open. Each page moves the room only when pressed; the other follows on its next run; a
+    press on a page that had not seen the other's move follows instead of pulling the room back."""
+    projector, code, secret = go_live(scene="5")
+    hide_join(projector)
+    poll.vote(code, "s1", 4, 1, 3)
+    before = poll.state(code)
+    tablet = page(SCENES_PAGE, room=code, host=secret)  # scene 1 by its address
+    assert step_of(tablet) == ("5", False), "the tablet shows the room where it is"
+    after = poll.state(code)
+    assert (after.question_index, after.phase, after.version) == (4, Phase.VOTING, before.version)
+    next_step(tablet)  # the tablet reveals scene 5
+    assert (poll.state(code).question_index, poll.state(code).phase) == (4, Phase.REVEALED)
+    ok(projector.run())  # the projector's next run (its board saw the version move) follows
+    assert step_of(projector) == ("5", True)
+    next_step(projector)  # and the projector drives again: scene 6
+    assert poll.state(code).question_index == 5
+    next_step(tablet)  # the tablet had not seen scene 6: its Next follows the room instead of moving it
+    state = poll.state(code)
+    assert (state.question_index, state.phase) == (5, Phase.VOTING)
+    assert step_of(tablet) == ("6", False)
+    reloaded = page(SCENES_PAGE, room=code, host=secret, scene="2", reveal="1")  # an old address, opened again
+    assert step_of(reloaded) == ("6", False) and poll.state(code).version == state.version

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from attn_poll import NotHost, Phase, RoomEnded, RoundClosed, WrongPhase
+from attn_poll import NotHost, Phase, RoomEnded, RoomMoved, RoundClosed, WrongPhase
 from attn_ui.words import live
 
 LECTURE = live.lecture_questions()
@@ -50,7 +50,7 @@ def test_a_revote_comes_back_as_round_two(poll, lecture):
     poll.vote(code, "s1", 2, 2, 14)
     poll.show_scene(code, secret, 3, False)
     state = poll.show_scene(code, secret, 2, False)
-    assert (state.phase, state.round_number) == (Phase.CLOSED, 2)
+    assert (state.phase, state.round_number) == (Phase.VOTING, 2)  # left open, so open again: nobody closed it
     rounds = poll.counts(code).rounds
     assert rounds[0][3] == 1 and rounds[1][14] == 1
     assert poll.my_votes(code, "s1") == {(2, 1): 3, (2, 2): 14}
@@ -96,3 +96,57 @@ def test_my_votes_are_only_mine(poll, lecture):
     poll.vote(lecture.code, "a", 0, 1, 1)
     poll.vote(lecture.code, "b", 0, 1, 2)
     assert poll.my_votes(lecture.code, "a") == {(0, 1): 1}
+
+
+def test_only_a_lecturer_closes_a_round_a_scene_left_open_comes_back_open(poll, lecture):
+    """Back to the previous scene and Next again: the round the room left open takes answers again, with its answers;
+    a round the lecturer closed (Show the answers) comes back closed."""
+    code, secret = lecture.code, lecture.host_secret
+    poll.show_scene(code, secret, 4, False)
+    poll.vote(code, "s1", 4, 1, 2)
+    poll.show_scene(code, secret, 3, True)  # Back: the previous scene, revealed
+    state = poll.show_scene(code, secret, 4, False)  # Next: scene 5's question again
+    assert (state.question_index, state.phase, state.round_number) == (4, Phase.VOTING, 1)
+    poll.vote(code, "s2", 4, 1, 3)
+    assert poll.counts(code).rounds == (tuple(1 if i in (2, 3) else 0 for i in range(LECTURE[4][1])),)
+    poll.close_round(code, secret)
+    poll.show_scene(code, secret, 3, True)
+    assert poll.show_scene(code, secret, 4, False).phase is Phase.CLOSED
+    poll.show_scene(code, secret, 4, True)  # revealed, then left and come back to its question: closed
+    poll.show_scene(code, secret, 5, False)
+    assert poll.show_scene(code, secret, 4, False).phase is Phase.CLOSED
+
+
+def test_a_host_action_from_a_page_that_saw_an_older_room_moves_nothing(poll, lecture):
+    """Two host pages: the one whose view is older follows the room instead of moving it back."""
+    code, secret = lecture.code, lecture.host_secret
+    shown = poll.show_scene(code, secret, 4, False)
+    moved = poll.show_scene(code, secret, 4, True, expected_version=shown.version)  # the tablet's Next
+    assert moved.version == shown.version + 1
+    for act in (lambda: poll.show_scene(code, secret, 0, False, expected_version=shown.version),
+                lambda: poll.close_round(code, secret, expected_version=shown.version),
+                lambda: poll.end_room(code, secret, expected_version=shown.version)):
+        with pytest.raises(RoomMoved) as raised:
+            act()
+        assert (raised.value.state.question_index, raised.value.state.phase) == (4, Phase.REVEALED)
+        assert raised.value.state.version == moved.version
+    assert poll.state(code).version == moved.version
+
+
+def test_every_join_and_every_counted_vote_moves_the_board_stamp(poll, lecture):
+    code, secret = lecture.code, lecture.host_secret
+    poll.show_scene(code, secret, 0, False)
+    stamps = [poll.board_stamp(code)]
+    poll.join(code, "s1")
+    stamps.append(poll.board_stamp(code))
+    poll.join(code, "s1")  # the same voter again: nothing new to show
+    assert poll.board_stamp(code) == stamps[-1]
+    poll.vote(code, "s1", 0, 1, 2)
+    stamps.append(poll.board_stamp(code))
+    poll.vote(code, "s1", 0, 1, 3)  # a change of mind moves the counts too
+    stamps.append(poll.board_stamp(code))
+    with pytest.raises(RoundClosed):
+        poll.vote(code, "s1", 1, 1, 3)
+    assert poll.board_stamp(code) == stamps[-1]
+    assert len(set(stamps)) == len(stamps)
+    assert poll.board_stamp(code)[:3] == poll.room_stamp(code)

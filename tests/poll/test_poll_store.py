@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select, update
+from sqlalchemy.schema import DDL
 
 import attn_poll
 from attn_poll import Busy, Poll, Reconnecting, SchemaTooNew, open_store, resolve_url
 from attn_poll.schema import SCHEMA_VERSION, meta, metadata
+from attn_poll.schema import questions as questions_table
+from attn_poll.schema import rooms as rooms_table
 from attn_poll.store import URL_ENV, Store, default_sqlite_path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -128,6 +131,29 @@ def test_two_processes_starting_at_once_make_the_schema_once(database):
     finally:
         for store in stores:
             store.engine.dispose()
+
+
+def test_a_version_2_database_is_upgraded_with_its_rooms_kept(store):
+    """A database made before version 3 (no rooms.activity, no questions.left_phase) gains both columns, and its rooms
+    and votes carry on: a lecture served while the app is updated keeps going."""
+    poll = Poll(store)
+    room = poll.create_room(QUESTIONS_FOR_LOAD)
+    poll.next_question(room.code, room.host_secret)
+    poll.vote(room.code, "phone-a", 0, 1, 2)
+
+    def downgrade(connection) -> None:
+        connection.execute(DDL("ALTER TABLE %(fullname)s DROP COLUMN activity").against(rooms_table))
+        connection.execute(DDL("ALTER TABLE %(fullname)s DROP COLUMN left_phase").against(questions_table))
+        connection.execute(update(meta).values(value=2))
+
+    store.write(downgrade)
+    assert store.ensure_schema() == SCHEMA_VERSION == 3
+    assert schema_rows(store) == [("schema_version", SCHEMA_VERSION)]
+    before = poll.board_stamp(room.code)
+    assert before[3] == 0  # the column's default for the rooms already there
+    poll.vote(room.code, "phone-b", 0, 1, 1)
+    assert poll.board_stamp(room.code)[3] == 2  # phone-b joined and voted
+    assert poll.counts(room.code).rounds == ((0, 1, 1, 0),)
 
 
 def test_a_newer_schema_is_not_touched(store):
