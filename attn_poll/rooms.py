@@ -130,6 +130,7 @@ class QuestionCounts:
 class ProjectorView:
     state: RoomState
     counts: QuestionCounts | None  # None in the lobby
+    stamp: tuple = ()  # board_stamp's value read in the same transaction
 
 
 @dataclass(frozen=True)
@@ -147,12 +148,14 @@ class Poll:
     store: Store
     clock: Clock = time.time
     limits: Limits = Limits()
-    # told the room's code after each host action this Poll commits (on_moved): a hint that the room may have moved, in
-    # the thread that acted; what moved is read from the database. The phones' route of this process listens.
+    # told the room's code after each write this Poll commits that a page shows (a host action, a voter joining, a vote;
+    # on_moved): a hint that the room may have moved, in the thread that wrote; what moved is read from the database.
+    # The held routes of this process listen.
     listeners: list[Callable[[str], None]] = field(default_factory=list, compare=False, repr=False)
 
     def on_moved(self, listener: Callable[[str], None]) -> None:
-        """Call listener(code) after each host action this Poll commits (once, however often it is added)."""
+        """Call listener(code) after each write a page shows that this Poll commits (once, however often it is
+        added)."""
         if listener not in self.listeners:
             self.listeners.append(listener)
 
@@ -272,17 +275,22 @@ class Poll:
     def join(self, code: str, voter_id: str) -> RoomState:
         """Register a voter (idempotent: a reload or a second tab is the same voter). RoomFull at the cap."""
 
-        def work(connection: Connection) -> RoomState:
+        def work(connection: Connection) -> tuple[RoomState, bool]:
             room = self._room(connection, code, lock=True)
-            self._voter(connection, room, voter_id, create=True)
-            return self._state(connection, room)
+            joined = self._voter(connection, room, voter_id, create=False) is None
+            if joined:
+                self._voter(connection, room, voter_id, create=True)
+            return self._state(connection, room), joined
 
-        return self.store.write(work)
+        state, joined = self.store.write(work)
+        if joined:
+            self._tell(state.code)
+        return state
 
     def vote(self, code: str, voter_id: str, question_index: int, round_number: int, option: int) -> None:
         """Vote, or change this voter's vote, in the round the page showed. Refused once that round closes."""
 
-        def work(connection: Connection) -> None:
+        def work(connection: Connection) -> str:
             room = self._room(connection, code, lock=True)
             if room.phase != Phase.VOTING or (room.question_position, room.round_number) != (question_index,
                                                                                              round_number):
@@ -298,8 +306,9 @@ class Poll:
                 voter_id=voter, option_index=option)
             connection.execute(upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
                                                             set_={"option_index": option}))
+            return room.code
 
-        self.store.write(work)
+        self._tell(self.store.write(work))
 
     def my_votes(self, code: str, voter_id: str) -> dict[tuple[int, int], int]:
         """Every vote this voter cast in the room, by (question index, round): a student's own recap."""
@@ -382,7 +391,7 @@ class Poll:
             room = self._room(connection, code, allow_ended=True)
             position = room.question_position
             counts = None if position is None else self._counts(connection, room.id, position)
-            return ProjectorView(state=self._state(connection, room), counts=counts)
+            return ProjectorView(state=self._state(connection, room), counts=counts, stamp=self._board_stamp(room))
 
         return self.store.read(work)
 
@@ -635,9 +644,12 @@ class Poll:
             return self._state(connection, self._room(connection, code, allow_ended=True))
 
         state = self.store.write(work)
-        for listener in tuple(self.listeners):
-            listener(state.code)
+        self._tell(state.code)
         return state
+
+    def _tell(self, code: str) -> None:
+        for listener in tuple(self.listeners):
+            listener(code)
 
     def _to_next_question(self, connection: Connection, room: Row) -> dict:
         if room.phase not in (Phase.LOBBY, Phase.REVEALED):

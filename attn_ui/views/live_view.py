@@ -16,6 +16,8 @@ Session state used here:
     live.checked       the room this session checked is a lecture room (once per session, not per run)
     live.join.at       (room code, scene, revealed) where the join screen was asked for: it shows until the step moves
     live.end.asked     the room whose End the lecturer pressed once: the menu asks to confirm
+    live.link.asked    (room code, scene, revealed) an opened link asked for while the room was elsewhere: offered in
+                       the badge's menu as an explicit move
     live-badge         whether the badge's menu is open (closed by its own actions)
     live.drawn         (room code, scene, revealed, room version) as this page last drew the room: tells this page's
                        own moves (the step in the address changed) from a page opened or a room moved elsewhere
@@ -32,7 +34,7 @@ from attn_lang import N_, _, _n, current_language
 from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomMoved, RoomState
 from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
-from attn_ui.views import host_access, live_phone, poll_service, scene_nav
+from attn_ui.views import board_check, host_access, live_phone, poll_service, scene_nav
 from attn_ui.widgets import join, panels, projector
 from attn_ui.words import live, poll_words
 
@@ -42,7 +44,7 @@ JOIN_KEY = "live.join.at"
 DRAWN_KEY = "live.drawn"
 MENU_KEY = "live-badge"  # the badge's menu (a popover): its open state, and its CSS class st-key-live-badge
 END_KEY = "live.end.asked"
-BOARD_EVERY_S = 1.0  # the projector's count of answers is at most this old
+ASKED_KEY = "live.link.asked"
 SPREAD_HEIGHT = ((150, 140), (200, 220))  # px of a number's spread chart, (one round, two rounds): on the projector
 # beside a revealed board (the story's column at 1280x720), and off it
 JOIN_QR = (500, 320)  # the join screen's QR code, on the projector and off it: it must scan from the back row
@@ -220,6 +222,8 @@ def drive(code: str, secret: str, state: RoomState, number: int, revealed: bool)
     else:
         st.toast(_("The lecture is at scene {number}: this page shows it there. Next and Back move the room from "
                    "here.", number=here[0]), icon=":material/sync:")
+        if drawn is None:  # a link opened: its step waits in the badge's menu, one explicit press away
+            st.session_state[ASKED_KEY] = (code, number, revealed)
     scene_nav.write_step(*here)
     _drew(code, *here, state)
     return state, *here
@@ -241,6 +245,13 @@ def _toggle_join(code: str, number: int, revealed: bool) -> None:
     showing = st.session_state.get(JOIN_KEY) == (code, number, revealed)
     st.session_state[JOIN_KEY] = None if showing else (code, number, revealed)
     _close_menu()
+
+
+def _go_to_asked(number: int, revealed: bool) -> None:
+    """The lecturer's explicit press: the step the opened link asked for (this page's next run moves the room)."""
+    st.session_state[ASKED_KEY] = None
+    _close_menu()
+    scene_nav.write_step(number, revealed)
 
 
 def _close_menu() -> None:
@@ -273,6 +284,11 @@ def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
         if st.session_state.get(END_KEY) == live_host.code and not live_host.ended:
             _end_question(live_host)
             return
+        asked = st.session_state.get(ASKED_KEY)
+        if not live_host.ended and isinstance(asked, tuple) and asked[0] == live_host.code and \
+                asked[1:] != (number, revealed):
+            st.button(_("Move the lecture to scene {number}, as the link asked", number=asked[1]), key="live.asked",
+                      icon=":material/move_down:", on_click=_go_to_asked, args=(asked[1], asked[2]))
         if not live_host.ended:
             showing = join_showing(live_host, number, revealed)
             st.button(_("Hide the join screen (J)") if showing else _("Show the join screen (J)"), key="live.join",
@@ -346,18 +362,19 @@ def join_screen(live_host: Host, number: int) -> None:
             st.markdown(_("Room code"))
             with st.container(key="live-join-code"):
                 st.markdown(f"**{live_host.code}**")
-            st.fragment(_phones, run_every=BOARD_EVERY_S)(live_host.code)
+            board_check.live(_phones, live_host.code)
             st.markdown(_("Press J, or the room's badge, to go back to scene {number}.", number=number))
     projector.page_switch()
 
 
 def _phones(code: str) -> None:
-    state, error = poll_service.attempt(lambda: poll_service.poll().state(code))
+    view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         poll_service.show_problem(error)
         return
     with st.container(key="live-join-phones"):
-        st.markdown(_n("{count} phone in the room", "{count} phones in the room", state.voter_count))
+        st.markdown(_n("{count} phone in the room", "{count} phones in the room", view.state.voter_count))
+    board_check.mark(code, view.stamp)
 
 
 def spread_shown(live_host: Host | None) -> bool:
@@ -372,8 +389,7 @@ def waiting_board(live_host: Host) -> None:
     if live_host.ended:
         ended_board(live_host)
         return
-    st.fragment(room_board, run_every=BOARD_EVERY_S)(live_host.code, live_host.secret, False,
-                                                     live_host.state.version)
+    board_check.live(room_board, live_host.code, live_host.secret, False, live_host.state.version)
 
 
 def ended_board(live_host: Host) -> None:
@@ -387,8 +403,7 @@ def revealed_board(live_host: Host) -> None:
     if live_host.ended:
         ended_board(live_host)
         return
-    st.fragment(room_board, run_every=BOARD_EVERY_S)(live_host.code, live_host.secret, True,
-                                                     live_host.state.version)
+    board_check.live(room_board, live_host.code, live_host.secret, True, live_host.state.version)
 
 
 def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
@@ -398,10 +413,17 @@ def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         poll_service.show_problem(error)
+        board_check.mark(code, ("trouble",))  # the browser asks again, and presses Refresh once the route answers
         return
     state = view.state
     if state.version != version:
         st.rerun(scope="app")
+    _room_board(code, secret, revealed, version, view)
+    board_check.mark(code, view.stamp)  # last: drawn means the whole board is
+
+
+def _room_board(code: str, secret: str, revealed: bool, version: int, view: ProjectorView) -> None:
+    state = view.state
     number = live.scene_of(state.question_id)
     if number is None or view.counts is None or not view.counts.rounds:
         return

@@ -1,7 +1,8 @@
 """The class poll's host: the controls, the projector board (status, question, counts) and the join panel.
 
 The host secret is never drawn (host_access): this browser holds it in the session and a cookie, and "Copy the host
-link" takes it to another device without showing it. The board is a fragment that polls the database every second.
+link" takes it to another device without showing it. The board is a fragment drawn again when a vote, a phone joining or
+a host action moved the room (board_check).
 """
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ import streamlit as st
 from attn_lang import _
 from attn_poll import Phase, ProjectorView, RoomState
 from attn_ui.quiz.poll_questions import PollQuestion
-from attn_ui.views import host_access, poll_parts, poll_service
+from attn_ui.views import board_check, host_access, poll_parts, poll_service
 from attn_ui.widgets import join, lang, look, projector
 from attn_ui.words import live, poll_words
 
-BOARD_EVERY_S = 1.0  # the projector's counts are at most this old (plus one query), well inside the 2 s asked
 RETRY_EVERY_S = 2.0
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
 # The room code: as large as off the projector and larger on it. The app-wide projector rule for paragraphs
@@ -123,16 +123,22 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
 
 
 def board(code: str, version: int, secret: str = "") -> None:
-    """The projector's live part: status, question, counts. Polls the database every second; when the room moved
-    on elsewhere (another host tab), the whole page is drawn again so its buttons and side panel follow."""
+    """The projector's live part: status, question, counts, drawn again when the room moved (board_check); when the
+    room moved on elsewhere (another host tab), the whole page is drawn again so its buttons and side panel follow."""
     if secret:
         poll_service.touch(code, secret)
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         poll_parts.show_problem(error)
+        board_check.mark(code, ("trouble",))
         return
     if view.state.version != version:
         st.rerun(scope="app")
+    _board(view)
+    board_check.mark(code, view.stamp)  # last: drawn means the whole board is
+
+
+def _board(view: ProjectorView) -> None:
     with st.container(key="poll-status"):
         st.markdown(f"**{_status(view.state)}**")
     if view.counts is None:
@@ -186,7 +192,7 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
             with st.container(key="poll-answer"):
                 poll_parts.show_reveal(answer, folded=True)
     with main:
-        st.fragment(board, run_every=BOARD_EVERY_S)(code, state.version, secret)
+        board_check.live(board, code, state.version, secret)
     host_tools(code, secret)
 
 

@@ -53,18 +53,30 @@ from attn_ui.words import live
 
 ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process that serves the route (served()); "0" asks for none
 PATH = "/_attn/room/{code}/stamp"
+BOARD_PATH = "/_attn/room/{code}/board"
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
 HOLD_S = 20.0  # the longest a request is held; under the proxy's `timeout server 60s` (deploy/haproxy.cfg)
 CHECK_S = 0.1  # how often a room with held requests is read again: a scene change reaches the browsers within this
 ALIVE_S = 1.0  # how often a held request asks whether its browser is still there
 MAX_HELD = 2000  # held requests in one process; past it a request is answered at once (its browser asks in 2 s)
-MAX_SINCE = 64  # a stamp is "version:phase:expired", about 16 characters; a longer `since` is no stamp of ours
+MAX_SINCE = 64  # a stamp is "version:phase:expired:activity", about 20 characters; a longer `since` is no stamp of ours
 MAX_DESCRIBED = 256  # descriptions kept for the rooms' latest stamps, per language; past it the oldest go
 
 
 def read_stamp(code: str) -> str:
-    """The room's stamp as the page embeds it (one indexed read); PollError or DatabaseError when there is none."""
-    return stamp_text(*poll_service.process_poll().room_stamp(code))
+    """The room's whole stamp, "version:phase:expired:activity" (Poll.board_stamp, one indexed read); PollError or
+    DatabaseError when there is none. A phone hears of its first three parts (room_view), a board of all four."""
+    return stamp_text(*poll_service.process_poll().board_stamp(code))
+
+
+def room_view(stamp: str) -> str:
+    """What a phone follows: "version:phase:expired", the stamp less the room's activity (joins and votes)."""
+    return ":".join(stamp.split(":", 3)[:3])
+
+
+def board_view(stamp: str) -> str:
+    """What a projector's board follows: the whole stamp, votes and joins included."""
+    return stamp
 
 
 def refusal(error: PollError | DatabaseError) -> JSONResponse:
@@ -95,10 +107,10 @@ def describe_room(code: str, stamp: str, lang: str) -> dict | None:
     return live_phone.announcement(number, lang)
 
 
-def stamp(request: Request) -> JSONResponse:
+def stamp(request: Request, view: Callable[[str], str] = room_view) -> JSONResponse:
     """The room's stamp now, read for this request alone."""
     try:
-        return answer(read_stamp(request.path_params.get("code", "")))
+        return answer(view(read_stamp(request.path_params.get("code", ""))))
     except (PollError, DatabaseError) as error:
         return refusal(error)
 
@@ -118,7 +130,8 @@ def listen_to_hosts(nudge: Callable[[str], None]) -> None:
 
 class Followed:
     """One room as the requests held on it in this process see it: the outcome of its last read (when that read
-    started, the stamp or the error), and the event its waiters sleep on until an outcome differs."""
+    started, the stamp or the error), and for each view of it (room_view, board_view) the event its waiters sleep on
+    until that view's outcome differs: a vote wakes the boards, not the phones."""
 
     __slots__ = ("started", "value", "error", "changed", "poked", "waiters")
 
@@ -126,19 +139,31 @@ class Followed:
         self.started = -math.inf
         self.value: str | None = None
         self.error: PollError | DatabaseError | None = None
-        self.changed = asyncio.Event()
-        self.poked = asyncio.Event()  # a host action of this process on the room: read it now, not at the next check
+        self.changed: dict[Callable[[str], str], asyncio.Event] = {}
+        self.poked = asyncio.Event()  # a write of this process on the room: read it now, not at the next check
         self.waiters = 0
 
-    def record(self, started: float, value: str | None, error: PollError | DatabaseError | None) -> None:
-        moved = (value, type(error), str(error)) != (self.value, type(self.error), str(self.error))
-        self.started, self.value, self.error = started, value, error
-        if moved:
-            self.wake()
+    def event(self, view: Callable[[str], str]) -> asyncio.Event:
+        return self.changed.setdefault(view, asyncio.Event())
 
-    def wake(self) -> None:
-        changed, self.changed = self.changed, asyncio.Event()
-        changed.set()
+    def record(self, started: float, value: str | None, error: PollError | DatabaseError | None) -> None:
+        before, after = (self.value, type(self.error), str(self.error)), (value, type(error), str(error))
+        self.started, self.value, self.error = started, value, error
+        for view in tuple(self.changed):
+            if _seen(view, before) != _seen(view, after):
+                self.wake(view)
+
+    def wake(self, view: Callable[[str], str] | None = None) -> None:
+        """Wake the waiters of one view (None: of every view)."""
+        for each in ((view,) if view is not None else tuple(self.changed)):
+            changed = self.changed.pop(each, None)
+            if changed is not None:
+                changed.set()
+
+
+def _seen(view: Callable[[str], str], outcome: tuple) -> tuple:
+    """A read's outcome (stamp, error type, error text) as the waiters of one view see it."""
+    return (None if outcome[0] is None else view(outcome[0]), *outcome[1:])
 
 
 class Watch:
@@ -229,18 +254,19 @@ class Watch:
         return room
 
     async def until_moved(self, request: Request, code: str, since: str, hold_s: float = HOLD_S,
-                          check_s: float = CHECK_S, alive_s: float = ALIVE_S) -> str:
-        """The room's stamp as soon as it differs from `since`, or after `hold_s` or when the server is told to stop
-        (then it may equal `since`). Whether the browser is still there is asked every alive_s."""
+                          check_s: float = CHECK_S, alive_s: float = ALIVE_S,
+                          view: Callable[[str], str] = room_view) -> str:
+        """The room's stamp as `view` sees it as soon as it differs from `since`, or after `hold_s` or when the server
+        is told to stop (then it may equal `since`). Whether the browser is still there is asked every alive_s."""
         arrived = self.clock()
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
             if self.listen is not None:
                 with contextlib.suppress(PollError, DatabaseError):  # no database yet: the loop's checks still come
                     await run_in_threadpool(self.listen, self.nudge)
-        value = await self.stamp(code, arrived - check_s)  # a read shared with the room's other phones
+        value = view(await self.stamp(code, arrived - check_s))  # a read shared with the room's other requests
         if value != since:  # confirmed by a read that started after the request came, or a newer page would
-            value = await self.stamp(code, arrived)  # hear of an older stamp and refresh for nothing
+            value = view(await self.stamp(code, arrived))  # hear of an older stamp and refresh for nothing
         if value != since or self.held >= MAX_HELD:
             return value
         self.held += 1
@@ -250,21 +276,21 @@ class Watch:
                 if room.started >= arrived:  # only a read that began after this request came speaks for it
                     if room.error is not None:
                         raise room.error
-                    if room.value != since:
-                        return room.value
+                    if room.value is not None and view(room.value) != since:
+                        return view(room.value)
                 left = hold_s - (self.clock() - arrived)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(room.changed.wait(), max(0.0, min(alive_s, left)))
+                    await asyncio.wait_for(room.event(view).wait(), max(0.0, min(alive_s, left)))
                 if self.exiting() or await request.is_disconnected():
                     break
         finally:
             room.waiters -= 1
             self.held -= 1
-        return room.value if room.started >= arrived and room.value is not None else value
+        return view(room.value) if room.started >= arrived and room.value is not None else value
 
 
 def held_stamp(watch: Watch) -> Callable:
-    """The route's endpoint: `?since=` a stamp holds the request until the room moves (see the module's text)."""
+    """The phones' endpoint: `?since=` a stamp holds the request until the room moves (see the module's text)."""
 
     async def endpoint(request: Request) -> JSONResponse:
         code = request.path_params.get("code", "")
@@ -283,15 +309,33 @@ def held_stamp(watch: Watch) -> Callable:
     return endpoint
 
 
+def held_board(watch: Watch) -> Callable:
+    """The projectors' endpoint: as the phones', on the whole stamp, so a host page's board hears of every vote and
+    every phone that joins as well as of every host action (and of nothing else: no count leaves the server here)."""
+
+    async def endpoint(request: Request) -> JSONResponse:
+        code = request.path_params.get("code", "")
+        since = request.query_params.get("since")
+        if since is None or len(since) > MAX_SINCE:
+            return await run_in_threadpool(stamp, request, board_view)
+        try:
+            return answer(await watch.until_moved(request, code, since, view=board_view))
+        except (PollError, DatabaseError) as error:
+            return refusal(error)
+
+    return endpoint
+
+
 def served() -> list[Route]:
-    """What app.py's st.App adds to Streamlit's own routes: the route, with the Watch its held requests share (one
-    per process, made here, never at import), and the mark that this process serves it (available()).
-    ATTN_LAB_STAMP_ROUTE=0 leaves it out, and the phones keep their timed fragment (a bench's baseline, or a host
-    whose proxy passes only Streamlit's own paths)."""
+    """What app.py's st.App adds to Streamlit's own routes: the phones' route and the boards' route, with the Watch
+    their held requests share (one per process, made here, never at import), and the mark that this process serves
+    them (available()). ATTN_LAB_STAMP_ROUTE=0 leaves both out: the phones keep their timed fragment and the boards
+    their one-second timer (a bench's baseline, or a host whose proxy passes only Streamlit's own paths)."""
     if os.environ.get(ROUTE_ENV) == "0":
         return []
     os.environ[ROUTE_ENV] = "1"
-    return [Route(PATH, held_stamp(Watch()), methods=["GET"])]
+    watch = Watch()
+    return [Route(PATH, held_stamp(watch), methods=["GET"]), Route(BOARD_PATH, held_board(watch), methods=["GET"])]
 
 
 def available() -> bool:
@@ -299,13 +343,14 @@ def available() -> bool:
     return os.environ.get(ROUTE_ENV) == "1"
 
 
-def stamp_text(version: int, phase: str, expired: bool) -> str:
-    """The stamp as the route writes it, for the page to embed what it was drawn with."""
-    return f"{version}:{phase}:{int(expired)}"
+def stamp_text(version: int, phase: str, expired: bool, *activity: int) -> str:
+    """The stamp as the route writes it, for the page to embed what it was drawn with (the board's with activity)."""
+    return ":".join((str(version), str(phase), str(int(expired)), *(str(count) for count in activity)))
 
 
-def stamp_url(page_url: str | None, code: str) -> str:
-    """The route's address for a room, on the app's own base path (no host: the browser asks its own server)."""
+def stamp_url(page_url: str | None, code: str, what: str = "stamp") -> str:
+    """The route's address for a room ("stamp": the phones', "board": the projectors'), on the app's own base path (no
+    host: the browser asks its own server)."""
     path = urlsplit(page_url or "").path.replace("/~/+", "")
     base = path.rsplit("/", 1)[0]
-    return f"{base}/_attn/room/{quote(code, safe='')}/stamp"
+    return f"{base}/_attn/room/{quote(code, safe='')}/{what}"

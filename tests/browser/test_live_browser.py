@@ -132,9 +132,14 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
     wait_text(phones[1], "That is off.", FOLLOW_S + 2)
     assert (poll.state(code).question_index, poll.state(code).phase) == (0, Phase.REVEALED)
 
-    # a slide's link to scene 6, a choice
+    # a slide's link to scene 6, a choice: opening a page moves nothing; the badge's menu offers the link's scene
     lecturer.goto(f"{server.url}Lecture_scenes?mode=projector&scene=6&room={code}", timeout=SLOW_MS)
     harness.wait_for_app(lecturer, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    wait_text(lecturer, "Scene 1 of 27", 10)
+    assert (poll.state(code).question_index, poll.state(code).phase) == (0, Phase.REVEALED)
+    lecturer.locator(".st-key-live-badge button").first.click()
+    lecturer.get_by_role("button", name="Move the lecture to scene 6, as the link asked").click()
+    harness.wait_for_app(lecturer, timeout_ms=SLOW_MS)
     for phone in phones:
         wait_text(phone, "What does the causal mask change", FOLLOW_S + 2)
     fits(phones[0], "a phone's choice question")

@@ -305,8 +305,56 @@ def test_app_py_serves_the_route_unless_asked_not_to(monkeypatch, before, routes
     else:
         monkeypatch.setenv(poll_route.ROUTE_ENV, before)
     served = poll_route.served()
-    assert [route.path for route in served] == [poll_route.PATH] * routes
+    assert [route.path for route in served] == [poll_route.PATH, poll_route.BOARD_PATH][:2 * routes]
     assert poll_route.available() is (after == "1")
+
+
+# --- the projectors' board: woken by every vote and every phone that joins, not by a timer ---------------------------
+
+
+def board_request(code: str, since: str | None) -> Request:
+    request = held_request(code, since)
+    request.scope["path"] = f"/_attn/room/{code}/board"
+    return request
+
+
+def test_a_board_hears_of_a_vote_and_of_a_join_a_phone_does_not(routed):
+    """A vote moves what a board shows (the count) and nothing a phone shows: the board's held request answers, the
+    phone's stays held; the vote's own process nudges the room, so no check interval is waited for."""
+    room = routed.create_room([("causal-why", 4)])
+    routed.next_question(room.code, room.host_secret)
+    watch = poll_route.Watch()
+    board, phone = poll_route.held_board(watch), poll_route.held_stamp(watch)
+    since_board = poll_route.stamp_text(*routed.board_stamp(room.code))
+    since_phone = poll_route.stamp_text(*routed.room_stamp(room.code))
+
+    async def hall() -> tuple:
+        board_held = asyncio.ensure_future(board(board_request(room.code, since_board)))
+        phone_held = asyncio.ensure_future(phone(held_request(room.code, since_phone)))
+        await asyncio.sleep(0.3)
+        assert not board_held.done() and not phone_held.done()
+        voted = time.monotonic()
+        await asyncio.to_thread(routed.vote, room.code, "phone-a", 0, 1, 2)  # joins and votes
+        told = await asyncio.wait_for(board_held, 5)
+        waited = time.monotonic() - voted
+        await asyncio.sleep(0.3)
+        phone_still = not phone_held.done()
+        phone_held.cancel()
+        return told, waited, phone_still
+
+    told, waited, phone_still = asyncio.run(hall())
+    assert told.status_code == 200 and json.loads(told.body)["stamp"] != since_board
+    assert json.loads(told.body)["stamp"].startswith(since_phone + ":"), "the board's stamp is the phone's and more"
+    assert waited < 0.5 and phone_still
+
+
+def test_the_board_route_without_a_stamp_answers_at_once_and_refuses_a_bad_code(routed):
+    room = routed.create_room([("causal-why", 4)])
+    endpoint = poll_route.held_board(poll_route.Watch())
+    now = asyncio.run(asyncio.wait_for(endpoint(board_request(room.code, None)), 5))
+    assert json.loads(now.body) == {"stamp": "0:lobby:0:0"}
+    bad = asyncio.run(asyncio.wait_for(endpoint(board_request("<script>", "0:lobby:0:0")), 5))
+    assert bad.status_code == 404 and "<script>" not in bad.body.decode()
 
 
 # --- a live lecture's move carries the scene's question, for the browser to show before the fragment is drawn -------
