@@ -35,7 +35,10 @@ live_view.join_key(lecture, number, revealed)
 if live_view.join_showing(lecture, number, revealed):
     live_view.join_screen(lecture, number)  # covers the scene; J or the badge takes it away
     st.stop()
-story, board = st.columns([1, 1.5], gap="medium")
+# A live lecture's question step with givens: the givens keep the board, with the room's spread under them once shown,
+# and the room's count goes under the question. Without givens the board holds the count and the spread.
+count_in_story = lecture is not None and not revealed and bool(scene.givens)
+story, board = st.columns(live_view.columns(lecture, revealed), gap="medium")
 with story.container(key="scene-story"):
     st.subheader(words.title, anchor=False)
     st.markdown(words.question)
@@ -47,23 +50,28 @@ with story.container(key="scene-story"):
             train_view.scene_story(scene.training)
         elif scene.kind == "map" and not big and lecture is None:  # projected, the answer says it
             panels.kpi_tiles(result, columns=2, score_tensor=False)
-        if lecture is not None and not scene.training:  # a training scene's answers go under its curves
-            live_view.revealed_board(lecture)
+        if lecture is not None:  # the room's spread; once the lecture has ended, that it has
+            live_view.spread_or_end(lecture, revealed)
+    elif count_in_story:
+        live_view.count_board(lecture, revealed)
+        live_view.spread(lecture, revealed, wide=False, chart=False)  # its bars go under the givens
     else:
         st.caption(_("Ask the room first. Next (or Page Down, an arrow, Space) shows the answer."))
         if lecture is None and not big:
             st.caption(_(live_view.WHAT_GO_LIVE_DOES))
-    links_under_board = revealed and lecture is not None and not scene.training  # the room's answers fill the story
+    links_under_board = revealed and live_view.running(lecture)  # the room's answers fill the story
     if not links_under_board:
-        scene_board.links(scene, number, big)
+        scene_board.links(scene, number, big, live=lecture is not None)
 with board.container(key="scene-panel"):
     if revealed:
         scene_board.draw(scene, result, room=lecture is not None)
-        if lecture is not None and scene.training:
-            live_view.revealed_board(lecture)
+        if live_view.running(lecture):
+            live_view.count_board(lecture, revealed)  # nothing to see: the page follows a move made elsewhere
         if links_under_board:
-            scene_board.links(scene, number, big)
+            scene_board.links(scene, number, big, live=lecture is not None)
     else:
-        scene_board.givens(scene, result, room=lecture is not None)
+        scene_board.givens(scene, result, room=live_view.spread_shown(lecture))
+        if lecture is not None and not count_in_story:
+            live_view.count_board(lecture, revealed)
         if lecture is not None:
-            live_view.waiting_board(lecture)
+            live_view.spread(lecture, revealed, wide=True, lines=not count_in_story)

@@ -34,6 +34,19 @@ def small_multiples(result: Result) -> list[go.Figure]:
     return figures
 
 
+TITLE_CHARS = 56  # a panel's title longer than this takes two lines: at the projector's 18 px, 56 characters fill
+# the narrowest board a scene gives a chart (a live lecture's reveal, about 600 px)
+
+
+def two_lines(text: str, most: int) -> str:
+    """`text` on two lines (broken at the space nearest its middle) when it is longer than `most` characters."""
+    if len(text) <= most or " " not in text:
+        return text
+    middle = len(text) // 2
+    cut = min((i for i, char in enumerate(text) if char == " "), key=lambda i: abs(i - middle))
+    return f"{text[:cut]}<br>{text[cut + 1:]}"
+
+
 def _plain_layout(height: int, top: int = 10, **extra) -> dict:
     return base_layout(height, {"l": 10, "r": 10, "t": top, "b": 10}, **extra)
 
@@ -75,8 +88,10 @@ def mixing_figure(result: Result) -> go.Figure:
          lessons.head_shares(lessons.contributions_without_w_o(result))),
     )
     head_names = [_("head {head}", head=h + 1) for h in range(heads)]
-    traces, layout = [], _plain_layout(150 + 2 * 32 * heads + 40, top=34, annotations=[])
-    for index, (name, title, shares) in enumerate(panels):
+    titles = [two_lines(title, TITLE_CHARS) for __, title, __ in panels]  # a long language's titles take two lines
+    extra = 22 * max(title.count("<br>") for title in titles)
+    traces, layout = [], _plain_layout(150 + 2 * 32 * heads + 40 + extra, top=34 + extra, annotations=[])
+    for index, ((name, __, shares), title) in enumerate(zip(panels, titles, strict=True)):
         suffix = "" if index == 0 else "2"
         top, bottom = (1.0, 0.61) if index == 0 else (0.39, 0.0)
         traces.append({

@@ -76,7 +76,6 @@ class ChartStyle:
 CHART = ChartStyle()
 CHART_PROJECTOR = ChartStyle(height=380, font=20, title_font=22)  # with the controls above: one 720 px screen
 # a training scene's curves in a live lecture's reveal: the room's answers take the board's foot
-CHART_PROJECTOR_BESIDE_ROOM = ChartStyle(height=285, font=18, title_font=20)
 
 
 def base_layout(height: int, margin: int | dict = 10, **extra) -> dict:

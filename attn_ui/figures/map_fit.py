@@ -20,6 +20,7 @@ Sizes come from label_box (Source Sans' widths) and a few gaps Plotly leaves, me
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 from dataclasses import dataclass
@@ -151,8 +152,9 @@ class Words:
         return f"{joiner}PAD" if position in self.padded else ""
 
 
-def fit_map(words: Words, style: MapStyle) -> MapFit:
-    """Sizes and margins of a framed map (style.word_room is set) for its own screen and a 390 px phone."""
+def fit_map(words: Words, style: MapStyle, grown: bool = False) -> MapFit:
+    """Sizes and margins of a framed map (style.word_room is set) for its own screen and a 390 px phone. `grown`: the
+    rows' margin was widened once already to hold "query ↓" at the floor (it is not widened again)."""
     length, room = len(words.labels), style.word_room
     floor = max(LABEL_FLOOR, style.text_floor)  # a word smaller than this is cut, or stands on end
     positions = range(length)
@@ -241,6 +243,12 @@ def fit_map(words: Words, style: MapStyle) -> MapFit:
                                     (width(columns[0], phone_column) - phone_cell) / 2, 0.0)
     corner_shift = round(first + CORNER_GAP / 2)
     corner_font = largest(lambda f: width(words.corner, f) <= left - corner_shift - 2, title_font, MIN_TEXT) or MIN_TEXT
+    if not grown and corner_font < min(style.text_floor, title_font) and \
+            room < width(words.corner, style.text_floor) + corner_shift:
+        # "query ↓" would fall under the style's floor (a longer language on the projector): the rows' margin grows
+        # to hold it at the floor, and the map is fitted again in what is left
+        return fit_map(words, dataclasses.replace(style, word_room=math.ceil(
+            width(words.corner, style.text_floor) + corner_shift + 2)), grown=True)
     phone_title = min(PHONE_TITLE, corner_font)  # one size for the titles on a phone: the corner's, or 13 px
     key_title_right = bool(words.title) and not head_above and any(
         width(words.title, font) + 2 * CORNER_GAP > left + (side - width(words.key_title, font)) / 2

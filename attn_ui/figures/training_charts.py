@@ -55,12 +55,14 @@ def curves_spec(
     title: str | None = None,
     top: float | None = None,
     groups_in_all: int | None = None,
+    legend: bool = True,
 ) -> dict:
     """Loss curves of one or more models (groups of (model label, curves); an empty label for one model) and
     reference levels (labels as training_words gives them, translated), as a plain figure dict for ReadyFigure.
     `top` fixes the y axis, so two charts side by side share one scale. `groups_in_all` is how many groups the
     finished chart will have (a live run draws fewer): it decides whether colour names the group or the curve, so a
-    live chart never changes its colours."""
+    live chart never changes its colours. `legend=False`: no legend of its own (charts side by side that share one
+    beneath them, legend_spec)."""
     traces, highest = [], max([value for __, value in levels] or [1.0])
     for index, (model, curves) in enumerate(groups):
         latest = index == len(groups) - 1
@@ -87,13 +89,26 @@ def curves_spec(
     layout = base_layout(
         height, {"l": 10, "r": 10, "t": TOP_ROOM, "b": 10},
         **_axes(style, total_steps, top or highest * HEADROOM), shapes=shapes, annotations=notes,
-        legend=_legend(style), hovermode="closest",
+        legend=_legend(style), hovermode="closest", showlegend=legend,
     )
     if title:
-        # pinned to the top of the figure, inside it: placed by Plotly, a 22 px title rose 2 px above the chart
-        layout["title"] = {"text": plotly_escape(title), "x": 0, "y": 1, "yref": "container", "yanchor": "top",
-                           "pad": {"t": 6}, "font": {"size": style.title_font}}
+        # pinned to the top of the figure, inside it (placed by Plotly, a 22 px title rose 2 px above the chart), over
+        # the plot's middle: at the left it sat on the top of the rotated loss axis title
+        layout["title"] = {"text": plotly_escape(title), "x": 0.5, "xanchor": "center", "y": 1, "yref": "container",
+                           "yanchor": "top", "pad": {"t": 6}, "font": {"size": style.title_font}}
     return {"data": traces, "layout": layout}
+
+
+def legend_spec(chart: dict, style: ChartStyle) -> dict:
+    """One legend row for charts side by side that draw none of their own (curves_spec(legend=False)): the first
+    chart's curves as Plotly draws their legend entries, colours and dashes included, with nothing else."""
+    entries = [{**trace, "x": [None], "y": [None], "hoverinfo": "skip", "showlegend": True}
+               for trace in chart["data"]]
+    return {"data": entries, "layout": base_layout(
+        round(style.font * 4.4), {"l": 0, "r": 0, "t": 0, "b": 0}, showlegend=True,  # room for two rows of entries
+        legend={"orientation": "h", "x": 0.5, "xanchor": "center", "y": 1, "yanchor": "top",
+                "font": {"size": style.font}, "maxheight": 1.0},  # the whole figure: no scroll bar beside one row
+        xaxis={"visible": False, "fixedrange": True}, yaxis={"visible": False, "fixedrange": True})}
 
 
 def group_colour(index: int, groups: int) -> str | None:

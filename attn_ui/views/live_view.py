@@ -45,10 +45,14 @@ DRAWN_KEY = "live.drawn"
 MENU_KEY = "live-badge"  # the badge's menu (a popover): its open state, and its CSS class st-key-live-badge
 END_KEY = "live.end.asked"
 ASKED_KEY = "live.link.asked"
-SPREAD_HEIGHT = ((150, 140), (200, 220))  # px of a number's spread chart, (one round, two rounds): on the projector
+SPREAD_HEIGHT = ((150, 230), (200, 260))  # px of a number's spread chart, (one round, two rounds): on the projector
 # beside a revealed board (the story's column at 1280x720), and off it
 JOIN_QR = (500, 320)  # the join screen's QR code, on the projector and off it: it must scan from the back row
 SPREAD_FONT = (20, 14)  # px of the spread's words, on the projector and off it
+SPREAD_WIDTH = (700, 440, 560)  # px a spread may count on at 1280x720: the board's column, the story's, and the story's
+# at a live reveal (REVEALED_COLUMNS)
+COLUMNS = (1, 1.5)  # the scene page's story and board
+REVEALED_COLUMNS = (1.25, 1.25)  # at a live lecture's reveal the story holds the answer and the room's spread too
 WHAT_GO_LIVE_DOES = N_("**Go live** opens a room for this lecture: students scan the code once, each scene's "
                        "question then appears on their phones, and the room's predictions are shown when you reveal.")
 # The join screen's address on one line: the longest size that fits, by its length in characters (monospace)
@@ -73,9 +77,12 @@ JOIN_CSS = """
 .st-key-live-join-screen img { image-rendering: pixelated; }
 [data-testid="stMain"] .st-key-live-ended p { font-size: 1.6rem !important; }
 /* the room's spread: its lines and bar labels at 20 px on the projector (the back row reads labels from 18 px) */
-[data-testid="stMain"] .st-key-live-spread [data-testid="stMarkdownContainer"] p { font-size: 1.25rem !important;
+[data-testid="stMain"] :is(.st-key-live-spread, .st-key-live-spread-chart) [data-testid="stMarkdownContainer"] p {
+  font-size: 1.25rem !important;
   line-height: 1.3 !important; }
-.st-key-live-spread { gap: 0.35rem !important; }
+.st-key-live-spread, .st-key-live-spread-chart { gap: 0.35rem !important; }
+/* with the room's spread in it, the scene's story keeps its paragraphs closer (its text stays 22 px) */
+.st-key-scene-story:has(.st-key-live-spread) { gap: 0.7rem !important; }
 </style>
 """
 
@@ -278,9 +285,12 @@ def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
                   help=_("Opens a room: the room follows the scenes on their phones and predicts each one."))
         return
     # The badge is the menu's own label: one control, so the links row keeps to one line on the projector.
-    badge = (_("Ended · room {code}", code=live_host.code) if live_host.ended else
-             _("Live · room {code}", code=live_host.code))
-    with st.popover(badge, icon=":material/cast_connected:", key=MENU_KEY, on_change="rerun"):
+    # The room's code alone beside the live icon: one line in every language, beside "Scene n of N".
+    badge = _("Ended · {code}", code=live_host.code) if live_host.ended else live_host.code
+    told = (_("The live lecture in room {code} has ended: its menu", code=live_host.code) if live_host.ended else
+            _("Live lecture in room {code}: its menu", code=live_host.code))
+    with st.popover(badge, icon=":material/cast:" if live_host.ended else ":material/cast_connected:", help=told,
+                    key=MENU_KEY, on_change="rerun"):
         if st.session_state.get(END_KEY) == live_host.code and not live_host.ended:
             _end_question(live_host)
             return
@@ -377,19 +387,39 @@ def _phones(code: str) -> None:
     board_check.mark(code, view.stamp)
 
 
+def running(live_host: Host | None) -> bool:
+    """Is this page a live lecture that has not ended?"""
+    return live_host is not None and not live_host.ended
+
+
+def spread_or_end(live_host: Host, revealed: bool) -> None:
+    """Beside a revealed board: the room's spread, or once the lecture has ended, that it has."""
+    if live_host.ended:
+        ended_board(live_host)
+    else:
+        spread(live_host, revealed, wide=False)
+
+
+def columns(live_host: Host | None, revealed: bool) -> tuple[float, float]:
+    """The scene page's story and board widths: a wider story at a live lecture's reveal, where the answer and the
+    room's spread share it."""
+    return REVEALED_COLUMNS if running(live_host) and revealed else COLUMNS
+
+
 def spread_shown(live_host: Host | None) -> bool:
     """Is the room's spread on the board (the round closed, or the answer shown)? A choice's options then stand in
     its bars, with their counts, instead of in the question's list."""
     return live_host is not None and not live_host.ended and live_host.state.phase in (Phase.CLOSED, Phase.REVEALED)
 
 
-def waiting_board(live_host: Host) -> None:
-    """Before the reveal, in the board's place: the live count, then the spread when the lecturer shows it; or, once
+def count_board(live_host: Host, revealed: bool) -> None:
+    """The live part of a host page: before the reveal, how many answered and the round's buttons, drawn again as
+    votes come in (board_check); at the reveal nothing to see, but the page still follows a move made elsewhere. Once
     the lecture has ended, that it has (projector mode hides notes, not this)."""
     if live_host.ended:
         ended_board(live_host)
         return
-    board_check.live(room_board, live_host.code, live_host.secret, False, live_host.state.version)
+    board_check.live(room_count, live_host.code, live_host.secret, revealed, live_host.state.version)
 
 
 def ended_board(live_host: Host) -> None:
@@ -398,43 +428,29 @@ def ended_board(live_host: Host) -> None:
                       "every phone shows its student's predictions."))
 
 
-def revealed_board(live_host: Host) -> None:
-    """Beside the revealed board: the room's spread, the true value marked."""
-    if live_host.ended:
-        ended_board(live_host)
-        return
-    board_check.live(room_board, live_host.code, live_host.secret, True, live_host.state.version)
-
-
-def room_board(code: str, secret: str, revealed: bool, version: int) -> None:
-    """The live part: how many answered; once the lecturer shows it (or reveals), the spread. Buttons close the
-    answers and open a second round, as in the class poll. When the room moved (a button here, another tab), the
-    whole page is drawn again, so the story around it follows (a choice's options move into the bars)."""
+def room_count(code: str, secret: str, revealed: bool, version: int) -> None:
+    """How many answered, and the buttons that close the answers and open a second round, as in the class poll.
+    When the room moved (a button here, another host page), the whole page is drawn again, so the story and the
+    spread around it follow."""
     view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(code))
     if error is not None:
         poll_service.show_problem(error)
-        board_check.mark(code, ("trouble",))  # the browser asks again, and presses Refresh once the route answers
+        board_check.mark(code, ("trouble",))
         return
     state = view.state
     if state.version != version:
         st.rerun(scope="app")
-    _room_board(code, secret, revealed, version, view)
+    if not revealed and view.counts is not None and view.counts.rounds:
+        _count_and_buttons(code, secret, version, view)
     board_check.mark(code, view.stamp)  # last: drawn means the whole board is
 
 
-def _room_board(code: str, secret: str, revealed: bool, version: int, view: ProjectorView) -> None:
+def _count_and_buttons(code: str, secret: str, version: int, view: ProjectorView) -> None:
     state = view.state
-    number = live.scene_of(state.question_id)
-    if number is None or view.counts is None or not view.counts.rounds:
-        return
-    question = live_phone.question(number)
-    tally = view.counts.rounds[-1]
     show_note()
-    if not revealed:  # revealed, the spread's lines say how many answered and were right
-        with st.container(key="live-status"):
-            st.markdown(f"**{live.status_line(state.round_number, state.phase.value, sum(tally), state.voter_count)}**")
-    if state.phase in (Phase.CLOSED, Phase.REVEALED):
-        spread_block(question, view, state.phase is Phase.REVEALED)
+    with st.container(key="live-status"):
+        answered = sum(view.counts.rounds[-1])
+        st.markdown(f"**{live.status_line(state.round_number, state.phase.value, answered, state.voter_count)}**")
     with st.container(key="live-controls", horizontal=True, gap="small"):
         if state.phase is Phase.VOTING:
             st.button(_("Show the answers"), key="live.close", icon=":material/bar_chart:", on_click=_act,
@@ -447,15 +463,32 @@ def _room_board(code: str, secret: str, revealed: bool, version: int, view: Proj
                              "counts again unless its student changes it."))
 
 
-def spread_block(question: live.Live, view: ProjectorView, revealed: bool) -> None:
-    """The room's spread: a line per round (a revote's says how many changed), then a number's answers as one chart
-    with both rounds side by side and the true value flagged after the reveal, or a choice's options as bars that
-    name them, with each round's count."""
+def spread(live_host: Host, revealed: bool, wide: bool, lines: bool = True, chart: bool = True) -> None:
+    """The room's spread, once the lecturer showed it (the round closed) or revealed the answer: no vote comes in
+    then, so it is drawn with the page, not on every vote. `wide`: it has the board's width, not the story's; `lines`
+    and `chart`: its sentences and its bars, which may go to different columns."""
+    if not spread_shown(live_host):
+        return
+    view, error = poll_service.attempt(lambda: poll_service.poll().projector_view(live_host.code))
+    if error is not None:
+        poll_service.show_problem(error)
+        return
+    number = live.scene_of(view.state.question_id)
+    if number is None or view.counts is None or not view.counts.rounds:
+        return
+    spread_block(live_phone.question(number), view, revealed, wide, lines, chart)
+
+
+def spread_block(question: live.Live, view: ProjectorView, revealed: bool, wide: bool = False, lines: bool = True,
+                 chart: bool = True) -> None:
+    """The room's spread: a line per round (a revote's says how many changed), then a number's answers as bars (both
+    rounds one above the other; at the reveal the last round alone, the one that counts, its lines saying how each
+    round did), or a choice's options as bars that name them, with each round's count."""
     rounds = view.counts.rounds
     big = projector.is_on()
     st.html(JOIN_CSS)
-    with st.container(key="live-spread"):
-        for round_number, tally in enumerate(rounds, start=1):
+    with st.container(key="live-spread" if lines else "live-spread-chart"):
+        for round_number, tally in enumerate(rounds if lines else (), start=1):
             line = live.spread_sentence(question, tally, revealed, short=len(rounds) > 1)
             if len(rounds) > 1:
                 line = _("**{round}:** {spread}", round=poll_words.round_name(round_number), spread=line)
@@ -463,25 +496,43 @@ def spread_block(question: live.Live, view: ProjectorView, revealed: bool) -> No
                 line = _("{line} · {changed}", line=line, changed=live.changed_line(view.counts.changed,
                                                                                     view.counts.added))
             st.markdown(line)  # a caption is hidden on the projector
+        if not chart:
+            return
         if question.kind == "choice":
             choice_bars(question, rounds, revealed)
         elif any(sum(tally) for tally in rounds) or revealed:
-            height = SPREAD_HEIGHT[0 if big else 1][0 if len(rounds) == 1 else 1]
-            figure = live_charts.spread_figure(question, rounds, revealed, height=height,
-                                               font=SPREAD_FONT[0] if big else SPREAD_FONT[1],
-                                               names=[poll_words.round_name(n) for n in range(1, len(rounds) + 1)])
+            height = SPREAD_HEIGHT[0 if big else 1][0 if revealed or len(rounds) == 1 else 1]
+            figure = live_charts.spread_figure(
+                question, rounds, revealed, height=height, font=SPREAD_FONT[0] if big else SPREAD_FONT[1],
+                names=[poll_words.round_name(n) for n in range(1, len(rounds) + 1)],
+                width=SPREAD_WIDTH[0 if wide else 2 if revealed else 1])
             panels.chart(figure, key=f"live.spread.{current_language()}", config=layout.still_config(),
                          max_height=height)
 
 
 def choice_bars(question: live.Live, rounds, revealed: bool) -> None:
-    """A choice's spread: a bar per option with its letter, its words and its count in each round (first → second),
-    the bar as long as its share of the last round; the right one marked after the reveal."""
+    """A choice's spread: a bar per option with its letter, its words and its count in each round (first → second,
+    as a line above the bars says), the bar as long as its share of the last round. After the reveal, beside the
+    answer's own words, the right option first, green, in full and named "right answer", then the others side by side
+    under their letters, grey (their words were on screen at the question)."""
     last = rounds[-1]
-    for index in range(question.option_count):
+    if len(rounds) > 1 and not revealed:  # revealed, the lines above name the rounds in this order
+        st.markdown(_("Counts: {first} → {second}", first=poll_words.round_name(1), second=poll_words.round_name(2)))
+
+    def bar(index: int, state: str, words: bool) -> None:
         counts = " → ".join(str(tally[index]) for tally in rounds)
         label = _("**{letter}.** {option} · {counts}", letter=live.letter(index), option=question.options[index],
-                  counts=counts)
-        if revealed and question.right(index):
+                  counts=counts) if words else _("**{letter}.** · {counts}", letter=live.letter(index), counts=counts)
+        if state == "right":
             label = _("{label} · **right answer**", label=label)
-        st.progress(poll_words.share(last[index], sum(last)), text=label)
+        panels.share_bar(poll_words.share(last[index], sum(last)), label, state, key=f"live-{index}")
+
+    if not revealed:
+        for index in range(question.option_count):
+            bar(index, "open", words=True)
+        return
+    bar(question.answer, "right", words=True)
+    others = [index for index in range(question.option_count) if index != question.answer]
+    for place, index in zip(st.columns(len(others), gap="medium"), others, strict=True):
+        with place:
+            bar(index, "off", words=False)

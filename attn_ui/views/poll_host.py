@@ -15,7 +15,7 @@ from attn_lang import _
 from attn_poll import Phase, ProjectorView, RoomState
 from attn_ui.quiz.poll_questions import PollQuestion
 from attn_ui.views import board_check, host_access, poll_parts, poll_service
-from attn_ui.widgets import join, lang, look, projector
+from attn_ui.widgets import join, lang, look, panels, projector
 from attn_ui.words import live, poll_words
 
 RETRY_EVERY_S = 2.0
@@ -116,9 +116,11 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
                             changed=live.changed_line(counts.changed, counts.added))
             st.markdown(heading)
             for index, count in enumerate(tally):
-                label = poll_words.bar_label(names[index], "", count, total,
-                                             right=(index == question.answer) if revealed else None)
-                st.progress(poll_words.share(count, total), text=label)
+                right = revealed and index == question.answer
+                label = poll_words.bar_label(names[index], "", count, total, right=right if revealed else None)
+                panels.share_bar(poll_words.share(count, total), label,
+                                 ("right" if right else "off") if revealed else "open",
+                                 key=f"poll-{round_number}-{index}")
             st.caption(poll_words.counts_sentence(round_number, names, tally))
 
 

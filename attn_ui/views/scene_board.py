@@ -37,8 +37,9 @@ def _row(scene: Scene) -> int | None:
 def _map(scene: Scene, result: Result, room: bool = False, style: layout.MapStyle | None = None) -> None:
     big = projector.is_on()
     style = style if big and style else projector.map_style(big, scene=True)
-    if big and room:  # a live lecture's reveal: the Lab link and the projector switch go under the map
-        shorter = style.height - ROOM_MAP_SHRINK
+    if big and room:  # a live lecture's reveal: the Lab link and the projector switch go under the map (a map drawn
+        # under text is short already: it keeps its size, and so its words their 18 px)
+        shorter = min(style.height, layout.SCENE_PROJECTOR.height - ROOM_MAP_SHRINK)
         scale = shorter / style.height  # the cells shrink: so do their numbers, or "future" overruns its cell
         style = dataclasses.replace(style, height=shorter, show_titles=style.show_titles and shorter >= TITLED_MAP,
                                     cell_font=max(layout.PROJECTOR_MIN_FONT, round(style.cell_font * scale)))
@@ -69,6 +70,8 @@ def _routes(scene: Scene, result: Result, room: bool = False) -> None:
 
 def _trap(scene: Scene, result: Result, room: bool = False) -> None:
     st.markdown(mask_words.worked_example_text(mask_lessons.worked_example()))
+    if room and projector.is_on():  # a live reveal's links go under the board too: the worked example is the board
+        return  # (the map under it would have to draw its words under 18 px)
     _map(scene, result, room, style=layout.SCENE_UNDER_TEXT)
 
 
@@ -101,7 +104,7 @@ def _values(scene: Scene, result: Result, room: bool = False) -> None:
 
 
 def _training(scene: Scene, result: Result, room: bool = False) -> None:
-    train_view.scene_board(scene.training, projector.is_on(), beside_room=room)
+    train_view.scene_board(scene.training, projector.is_on(), links_under=room)
 
 
 # kind -> its drawing (scene, its Result, whether a live lecture's answers share the board); read-only
@@ -127,10 +130,11 @@ def options(asked: live.Live, revealed: bool) -> None:
 CHEAT_LESSON = "pages/1_Peeking_and_the_causal_mask.py"  # where the position-copying head of the "cheat" scenes is
 
 
-def links(scene: Scene, number: int, big: bool) -> None:
+def links(scene: Scene, number: int, big: bool, live: bool = False) -> None:
     """"Open in the Lab" (the scene's state, with a way back to it) and the page's projector switch, in one row that
-    covers nothing. A "cheat" scene's head copies positions and is no Lab head: its link opens lesson 1, which shows
-    that very head, its mask switched as in the scene."""
+    covers nothing (`live`: the switch inside the page menu, so the row stays one line beside a room's answers). A
+    "cheat" scene's head copies positions and is no Lab head: its link opens lesson 1, which shows that very head, its
+    mask switched as in the scene."""
     with st.container(horizontal=True, key="scene-links", vertical_alignment="center", gap="medium"):
         if scene.kind == "cheat":
             query = {**({"causal": "1"} if scene.settings.causal else {}), "scene": str(number),
@@ -141,34 +145,40 @@ def links(scene: Scene, number: int, big: bool) -> None:
             view = {**projector.view_keys(_row(scene), big), "scene": str(number), **lang.url_view(),
                     **theme.url_view()}
             lab_button(scene.settings, _("Open in the Lab"), **view)
-        projector.page_switch()
+        projector.page_switch(in_menu=live)  # a live lecture's board leaves the row less room
 
 
 # --- what a question step shows: the givens a student needs, never the answer -------------------------------------
 
-SHADES_HEIGHT = (380, 330)  # px of the map in shades at a question step, on the projector and off it
-SHADES_BESIDE_ROOM = 300  # px of it on the projector when a live lecture's count and spread share the board
+SHADES_HEIGHT = (540, 330)  # px of the map in shades at a question step, on the projector and off it
+SHADES_BESIDE_SPREAD = 300  # px of it on the projector when a live lecture's spread shares the board
 ROOM_MAP_SHRINK = 110  # px a revealed board's map gives up on the projector for the links under it, in a live lecture
 TITLED_MAP = 380  # px a projected map needs to hold its rotated axis title ("query: the word looking")
 
 
-def shades_spec(result: Result, row: int | None, style: layout.MapStyle) -> dict:
-    """The map of the head in view as colours only: no number in a cell or in a hover, a colour bar to read them by."""
+def shades_spec(result: Result, row: int | None, style: layout.MapStyle, row_numbers: bool = False) -> dict:
+    """The map of the head in view as colours, with a colour bar to read them by: no number in any cell or hover, or
+    (row_numbers) only the outlined row's weights written in its cells."""
     spec = maps.attention_map_spec(result, selected_row=row, style=dataclasses.replace(
-        style, cell_text=False, show_scale=True))
+        style, cell_text=row_numbers, show_scale=True))
     for trace in spec["data"]:
         if trace.get("name") == "cells":
-            trace.update(text=[""] * len(trace["text"]), hovertext=None, hoverinfo="skip", hovertemplate=None)
+            kept = [text if row_numbers and y == row else "" for text, y in zip(trace["text"], trace["y"],
+                                                                                   strict=True)]
+            trace.update(text=kept, hovertext=None, hoverinfo="skip", hovertemplate=None)
     return spec
 
 
 def _shades(scene: Scene, result: Result, room: bool = False) -> None:
+    row_numbers = scene.givens == "row"
     big = projector.is_on()
-    height = (SHADES_BESIDE_ROOM if room else SHADES_HEIGHT[0]) if big else SHADES_HEIGHT[1]
+    height = (SHADES_BESIDE_SPREAD if room else SHADES_HEIGHT[0]) if big else SHADES_HEIGHT[1]
     # no axis titles: the question names the row, which is outlined, and a rotated title outgrows a short map
     style = dataclasses.replace(projector.map_style(big, scene=True), height=height, show_titles=False)
-    st.caption(_("The row's weights in shades of colour: the colour bar reads them from 0 to 1."))
-    panels.chart(plotly_fast.ReadyFigure(shades_spec(result, _row(scene), style)), key="scene.shades",
+    st.caption(_("The map in shades of colour, read by its colour bar; the outlined row's weights are written in its "
+                 "cells.") if row_numbers else
+               _("The row's weights in shades of colour: the colour bar reads them from 0 to 1."))
+    panels.chart(plotly_fast.ReadyFigure(shades_spec(result, _row(scene), style, row_numbers)), key="scene.shades",
                  config=layout.still_config(), max_height=height)
 
 
@@ -181,11 +191,11 @@ def _values_given(scene: Scene, result: Result, room: bool = False) -> None:
 
 # the scene's `givens` -> what its question step draws (words.scenes.GIVENS names them); read-only
 GIVEN_BOARDS: Mapping[str, Callable[[Scene, Result, bool], None]] = MappingProxyType({
-    "": lambda scene, result, room: None, "shades": _shades, "values": _values_given,
+    "": lambda scene, result, room: None, "shades": _shades, "row": _shades, "values": _values_given,
 })
 
 
 def givens(scene: Scene, result: Result, room: bool = False) -> None:
-    """At a scene's question: what a student needs to answer it, without the answer. `room`: a live lecture's count
-    and spread share the board."""
+    """At a scene's question: what a student needs to answer it, without the answer. `room`: a live lecture's spread
+    shares the board."""
     GIVEN_BOARDS[scene.givens](scene, result, room)

@@ -444,12 +444,11 @@ def scene_story(preset: str) -> None:
                  query_params={"exp": preset})
 
 
-def scene_board(preset: str, projector: bool, beside_room: bool = False) -> None:
-    """A training scene's board: the shipped curves (both models of the mask experiment side by side); shorter on the
-    projector when a live lecture's answers share the board."""
+def scene_board(preset: str, projector: bool, links_under: bool = False) -> None:
+    """A training scene's board: the shipped curves (both models of the mask experiment side by side). `links_under`:
+    a live lecture's reveal, whose links row goes under the board: projected, two charts share one legend row."""
     result = PRESETS[preset].shipped()
-    style = (layout.CHART_PROJECTOR_BESIDE_ROOM if beside_room else layout.CHART_PROJECTOR) if projector else \
-        layout.CHART
+    style = layout.CHART_PROJECTOR if projector else layout.CHART
     if preset == "mask":
         panes = [(words.model_name(run), [("", run.curves)]) for run in result.runs]
         levels = words.mask_levels(result)
@@ -457,11 +456,16 @@ def scene_board(preset: str, projector: bool, beside_room: bool = False) -> None
         panes = [(_(words.EXPERIMENT_NAMES[preset]), [("", result.curves)])]
         levels = words.heads_levels(result)
     top = max(loss for __, groups in panes for __, curves in groups for curve in curves for loss in curve.losses)
+    shared = links_under and projector and len(panes) > 1  # one legend row under both: the plots keep their height
     for index, (column, (title, groups)) in enumerate(zip(st.columns(len(panes)), panes, strict=True)):
         spec = charts.curves_spec(groups, levels, result.config.train.steps, style, title,
-                                  top=max(top, *(value for __, value in levels)) * charts.HEADROOM)
+                                  top=max(top, *(value for __, value in levels)) * charts.HEADROOM,
+                                  legend=not shared)
         column.plotly_chart(ReadyFigure(spec), key=f"scene.curves.{preset}.{index}",  # one key in every language
                             config=download_config(f"scene-{preset}"), alt=words.chart_alt(title, groups, levels))
+    if shared:
+        st.plotly_chart(ReadyFigure(charts.legend_spec(spec, style)), key=f"scene.legend.{preset}",
+                        config=layout.still_config())
     if not projector:
         with st.expander(_(words.CURVES_IN_WORDS), icon=":material/notes:"):
             st.markdown("\n".join(words.curves_in_words(groups, levels) for __, groups in panes))

@@ -18,6 +18,10 @@ from attn_ui.figures.palette import GREY_TEXT
 
 CSS = """
 <style>
+/* a room's answers (panels.share_bar): blue before the reveal, then green counted right and grey off */
+[class*="st-key-bar-open-"] [data-testid="stProgressBarTrack"] > div { background-color: #3e7cc4 !important; }
+[class*="st-key-bar-right-"] [data-testid="stProgressBarTrack"] > div { background-color: #2e7d4f !important; }
+[class*="st-key-bar-off-"] [data-testid="stProgressBarTrack"] > div { background-color: #8c8c8c !important; }
 .block-container { padding-top: 2.2rem !important; padding-bottom: 2rem !important; }
 [data-testid="stHeading"] h1 { padding: 0 0 0.1rem 0 !important; font-size: 1.9rem !important; }
 [data-testid="stMetric"] { padding: 0 !important; }

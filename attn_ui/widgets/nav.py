@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -66,10 +67,12 @@ def sidebar_nav() -> None:
         st.info(theme_note, icon=":material/contrast:")
 
 
-def page_menu() -> None:
+def page_menu(first: Callable[[], None] | None = None) -> None:
     """The pages, the language and the theme as one corner control, for projector mode, where the sidebar is
-    hidden."""
+    hidden. `first`: a control drawn at the top of the menu (the projector switch, where a row has no room for it)."""
     with st.popover(_("Pages"), icon=":material/menu:", key="page-menu"):
+        if first is not None:
+            first()
         _links()
         lang.menu(key="app.lang.menu.corner")
         theme.menu(key="app.theme.menu.corner")

@@ -198,3 +198,15 @@ def legend(result: Result) -> None:
         st.markdown(" · ".join([*marks, *([_("**drop** dropout")] if result.settings.dropout_active else [])]))
         return
     st.caption(" · ".join(lines))
+
+
+SHARE_BAR_STATES = ("open", "right", "off")  # a bar before the reveal, counted right, off (look.py colours each)
+
+
+def share_bar(share: float, label: str, state: str, key: str) -> None:
+    """One option's bar of a room's answers: its words above it, its length the share, its colour the state (blue
+    before the reveal, then green for the right answer and grey for the rest, which the label says in words too)."""
+    if state not in SHARE_BAR_STATES:
+        raise ValueError(f"a share bar is one of {SHARE_BAR_STATES}, not {state!r}")
+    with st.container(key=f"bar-{state}-{key}"):
+        st.progress(min(max(share, 0.0), 1.0), text=label)

@@ -100,13 +100,16 @@ def page_mode(switch: bool = True) -> bool:
     return on
 
 
-def page_switch() -> None:
+def page_switch(in_menu: bool = False) -> None:
     """The page's projector switch: in the sidebar, or (projector mode, no sidebar) here, in the page's flow, with the
-    page menu beside it."""
+    page menu beside it; `in_menu`: at the top of the page menu (a row with no room for both: a live lecture's)."""
     if is_on():
         with st.container(key="page-mode", horizontal=True, vertical_alignment="center", gap="small"):
-            projector_switch(PAGE_SWITCH_KEY)
-            nav.page_menu()
+            if in_menu:
+                nav.page_menu(first=lambda: projector_switch(PAGE_SWITCH_KEY))
+            else:
+                projector_switch(PAGE_SWITCH_KEY)
+                nav.page_menu()
     else:
         with st.sidebar:
             projector_switch(PAGE_SWITCH_KEY)

@@ -29,7 +29,7 @@ from attn_core import compute
 from attn_core.lessons import masks as mask_lessons
 from attn_core.training import PRESETS, measures
 from attn_lang import DEFAULT, N_, _, _n, number, using
-from attn_ui.words.scenes import GIVENS, SCENES, Scene, SceneWords, scene_facts, scene_words
+from attn_ui.words.scenes import SCENES, Scene, SceneWords, scene_facts, scene_words
 
 SCENE_PREFIX = "scene:"  # + the scene's number, from 1: a lecture room's question ids
 
@@ -45,6 +45,7 @@ class Unit:
 PLAIN = Unit(lambda value, text: text, lambda: "")
 GUESSES = Unit(lambda value, text: _n("{number} right guess", "{number} right guesses", value, number=text),
                lambda: _("right guesses"))
+WORDS = Unit(lambda value, text: _n("{number} word", "{number} words", value, number=text), lambda: _("words"))
 CELLS = Unit(lambda value, text: _n("{number} cell", "{number} cells", value, number=text), lambda: _("cells"))
 OUTPUTS = Unit(lambda value, text: _n("{number} output", "{number} outputs", value, number=text), lambda: _("outputs"))
 WEIGHTS = Unit(lambda value, text: _n("{number} weight", "{number} weights", value, number=text), lambda: _("weights"))
@@ -223,8 +224,8 @@ def _head_differs(scene: Scene, facts: Mapping[str, str]) -> int:
     return 1 if facts["self_weight"] != facts["previous_self_weight"] else 0
 
 
-def _top_word(scene: Scene, facts: Mapping[str, str]) -> int:
-    return _open_words(scene).index(facts["top_word"])
+def _low_word(scene: Scene, facts: Mapping[str, str]) -> int:
+    return _open_words(scene).index(facts["low_word"])
 
 
 def _open_words(scene: Scene) -> tuple[str, ...]:
@@ -255,9 +256,10 @@ COUNT = N_("A count: only the exact number is right.")
 # scene number -> its live question; read-only. The question's words are the scene's own (scene.question).
 QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
     1: Guess("hits", GUESSES, 0, "positions", 1, 0, COUNT),
-    2: Guess("hits", GUESSES, 0, "positions", 1, 0, COUNT),
-    3: Guess("future_share", ROW_SHARE, 0, 1, 0.05, 0.10,
-             N_("A share read off a map of shades: within 0.10 of the true share counts as right.")),
+    2: Guess("seen_next", WORDS, 0, "positions", 1, 0, COUNT),
+    3: Guess("future_share", ROW_SHARE, 0, 1, 0.01, 0.02,
+             N_("A sum of the {later} weights written in the row, each rounded to two decimals, which can move the "
+                "sum by up to 0.02: within 0.02 of the true share counts as right.")),
     4: Guess("masked", CELLS, 0, 36, 1, 0, COUNT),
     5: Guess("self_weight", OWN_SHARE, 0, 1, 0.05, 0,
              N_("The mask leaves exactly one key, so the weight is exact: only that value is right.")),
@@ -287,7 +289,7 @@ QUESTIONS: Mapping[int, LiveQuestion] = MappingProxyType({
     17: Guess("dropped", CELLS, 0, 36, 1, 0, COUNT),
     18: Guess("d_head", COLUMNS, 1, "d_model", 1, 0, COUNT),
     19: Pick((N_("Yes, the same weights"), N_("No, different weights")), _head_differs),
-    20: Pick((), _top_word),
+    20: Pick((), _low_word),
     21: Guess("d_model", NUMBERS, 1, 48, 1, 0, COUNT),
     22: Guess("second_first", PLAIN, 1, "d_model", 1, 0, COUNT),
     23: Guess("alone", HEADS, 0, "heads", 1, 0, COUNT),
@@ -423,8 +425,8 @@ def _spread_parts(question: Live, found: Spread, revealed: bool, with_answers: b
         right = _("{right} of {answers} within {tolerance} of it ({percent:.0f}%)", right=found.right,
                   answers=found.answers, tolerance=format_number(question.tolerance, question.decimals),
                   percent=percent)
-    if not with_answers:
-        return _("median {median} · {right}", median=median, right=right) if median else right
+    if not with_answers:  # two rounds revealed side by side: what each got right (the medians were told at the close)
+        return right
     if median:
         return _("{answers} · median {median} · {right}", answers=answers_word(found.answers), median=median,
                  right=right)
@@ -517,29 +519,3 @@ def recap_lines(votes: Mapping[tuple[int, int], int]) -> list[RecapLine]:
             continue
         lines.append(RecapLine(scene_number, question.say(option), question.truth_text, question.right(option)))
     return lines
-
-
-def questions_markdown() -> str:
-    """The table of every scene's live question for docs/lecture.md (tests/ui/test_live_questions.py keeps it equal),
-    in English as the docs are."""
-    with using(DEFAULT):
-        return _questions_markdown()
-
-
-def _questions_markdown() -> str:
-    lines = ["| scene | asks | shows at the question (its givens) | answered as | true answer | counted right |",
-             "| --- | --- | --- | --- | --- | --- |"]
-    for scene_number in range(1, len(SCENES) + 1):
-        question = live_question(scene_number)
-        givens = _(GIVENS[SCENES[scene_number - 1].givens])
-        if question.kind == "number":
-            shape = f"a number, {question.options[0]} to {question.options[-1]} in steps of " \
-                    f"{format_number(question.step, question.decimals)}"
-            rule = "exactly" if question.tolerance == 0 else \
-                f"within {format_number(question.tolerance, question.decimals)}: {question.why}"
-        else:
-            shape = f"one of {question.option_count} options"
-            rule = "that option"
-        lines.append(f"| {scene_number} | {question.ask.replace('|', '/')} | {givens} | {shape} | "
-                     f"{question.truth_text} | {rule} |")
-    return "\n".join(lines)

@@ -60,6 +60,7 @@ class SceneWords:
 GIVENS = MappingProxyType({
     "": N_("the numbers in the question"),
     "shades": N_("the map in shades of colour, the row outlined, no numbers"),
+    "row": N_("the map in shades of colour, the row outlined with its weights written in it"),
     "values": N_("the weights of the words the row may see, and each value vector's second number"),
 })
 
@@ -79,15 +80,16 @@ SCENES: tuple[Scene, ...] = (
           question=N_("This head guesses each next word, and nothing stops it looking ahead. How many of the "
                       "{positions} next words will it get right?"), kind="cheat"),
     Scene(N_("A masked head"), CAUSAL,
-          N_("**{hits}** of {positions}. Each word now sees only itself and the words before it; *{lucky_row}*'s "
-             "average of those lands nearest *{lucky_word}*, which happens to come next: luck, not a peek."),
-          question=N_("Now the causal mask is on. How many of the {positions} next words does this head get "
-                      "right?"), kind="cheat"),
+          N_("**{seen_next}** of {positions}: each word now sees only itself and the words before it, so no guess can "
+             "copy the word that comes next. The head still gets {hits} right (*{lucky_row}*'s average lands nearest "
+             "*{lucky_word}*, which happens to come next): luck, not a peek."),
+          question=N_("Now the causal mask is on. For how many of the {positions} words can this head still see the "
+                      "word that comes next?"), kind="cheat"),
     Scene(N_("Where does a word look?"), Settings(),
           N_("**{future_share}** of it. *{row_word}* spreads its weight over all {length} words, the later ones "
              "included, and **Sees future?** says {sees}."),
           row=2, question=N_("No mask yet. Row {row} is *{row_word}*: what share of its weight lands on the words "
-                             "after it?"), givens="shades"),
+                             "after it?"), givens="row"),
     Scene(N_("The causal mask"), CAUSAL,
           N_("**{masked}**: all the cells above the diagonal. Row {row} now shares its weight between the words up "
              "to *{row_word}*, and still adds up to {row_sum}."),
@@ -130,8 +132,8 @@ SCENES: tuple[Scene, ...] = (
     Scene(N_("Padding and the causal mask"), CAUSAL.replace(padded=(5, 6)),
           N_("**{masked}**: causal OR padding. The PAD row *{row_word}* still looks at the real words; its output "
              "is simply thrown away."),
-          row=6, question=N_("Now switch the causal mask on as well. How many cells are blocked in all, by either "
-                             "mask?")),
+          row=6, question=N_("*one* and *step* are still PAD. Now switch the causal mask on as well: how many cells "
+                             "of the {length} × {length} map are blocked in all, by either mask?")),
     Scene(N_("A row with nothing to look at"), CAUSAL.replace(padded=(1,)),
           N_("Nothing: its one key, itself, is PAD. The app gives the row weights adding up to **{row_sum}** and "
              "a warning, instead of dividing by zero."),
@@ -166,12 +168,13 @@ SCENES: tuple[Scene, ...] = (
           row=3, question=N_("Head {view}: the words and the mask have not changed. Will *{row_word}* weigh the "
                              "words as it did in head {previous}?")),
     Scene(N_("Head {view} of {heads}"), FOUR_HEADS.replace(view=3),
-          N_("*{top_word}*, with **{top_weight}**. No head is the right one; the model keeps all {heads}."),
-          row=3, question=N_("Head {view}, in shades: which word does *{row_word}* lean on most?"), givens="shades"),
+          N_("*{low_word}*, with only **{low_weight}**, where head {first} gave it {first_low_weight}. Each head "
+             "weighs the words its own way; no head is the right one, and the model keeps all {heads}."),
+          row=3, question=N_("Head {view}, in shades: which word does *{row_word}* lean on least?"), givens="shades"),
     Scene(N_("Head {view} of {heads}"), FOUR_HEADS.replace(view=4),
           N_("**{d_model}** numbers a word: {heads} outputs of {d_head} side by side, which W_o then mixes."),
-          row=3, question=N_("The {heads} heads' outputs are placed side by side, before W_o. How many numbers wide "
-                             "is each word's output then?")),
+          row=3, question=N_("The {heads} heads' outputs, {d_head} numbers each, are placed side by side, before W_o. "
+                             "How many numbers wide is each word's output then?")),
     Scene(N_("Where each head's output goes"), FOUR_HEADS,
           N_("Column **{second_first}**, and on to {second_last}. The heads fill blocks of {d_head} in order, side "
              "by side in one (T, d_model) array."),
@@ -256,7 +259,14 @@ def result_facts(result: Result, row: int | None) -> dict[str, str]:
             "unmasked_future": _f2(unmasked.weights[unmasked.view_index, index, row:].sum()),
             "open_keys": str(int((~result.blocked[0, index]).sum())),
             "top_word": result.tokens[top], "top_weight": _f2(weights[top]),
+            "later": str(len(result.tokens) - row),
         }
+        open_keys = np.flatnonzero(~result.blocked[0, index])  # (k,) the keys the row may look at
+        if open_keys.size:
+            low = int(open_keys[np.argmin(weights[open_keys])])
+            first_head = compute(settings.replace(view=1))
+            facts |= {"low_word": result.tokens[low], "low_weight": _f2(weights[low]), "first": "1",
+                      "first_low_weight": _f2(first_head.weights[first_head.view_index, index, low])}
         if settings.view > 1:
             previous = compute(settings.replace(view=settings.view - 1))
             facts |= {"previous": str(settings.view - 1),
@@ -268,7 +278,8 @@ def _cheat(scene: Scene, result: Result) -> dict[str, str]:
     head = mask_lessons.cheating_head(scene.settings.sentence, scene.settings.causal)
     hits = [t for t, (guess, word) in enumerate(zip(head.guesses, head.next_words, strict=True)) if guess == word]
     lucky = {"lucky_row": head.tokens[hits[-1]], "lucky_word": head.next_words[hits[-1]]} if hits else {}
-    return {"hits": str(head.hit_count), "positions": str(head.positions), **lucky}
+    seen_next = sum(bool(head.weights[t, t + 1] > 0) for t in range(head.positions))  # the next word is open
+    return {"hits": str(head.hit_count), "positions": str(head.positions), "seen_next": str(seen_next), **lucky}
 
 
 def _later_word(scene: Scene, result: Result) -> dict[str, str]:

@@ -95,8 +95,16 @@ MEASURE = r"""
     lowest = Math.min(lowest, ratio);
     if (ratio < 4.5) faint.push(`${text.textContent.trim().slice(0, 30)} ${ratio.toFixed(2)}:1 (${style.fill})`);
   }
+  // every chart text's size as drawn on the screen, in px
+  const small = [];
+  for (const text of main.querySelectorAll(".js-plotly-plot svg text")) {
+    if (!text.textContent.trim() || !shown(text)) continue;
+    const matrix = text.getScreenCTM();  // the SVG's own scaling to the screen (1 unless a chart is shrunk)
+    const drawn = parseFloat(getComputedStyle(text).fontSize) * (matrix ? Math.hypot(matrix.a, matrix.b) : 1);
+    small.push([text.textContent.trim().slice(0, 30), Math.round(drawn * 10) / 10]);
+  }
   return {scroll, cut, wide, clipped, covered, switchBox, faint, lowest: lowest === Infinity ? null : lowest,
-          height: main.scrollHeight};
+          height: main.scrollHeight, chartText: small};
 }
 """
 
@@ -105,10 +113,15 @@ def measure(page) -> dict:
     return page.evaluate(MEASURE)
 
 
-def problems(found: dict, one_screen: bool = True) -> list[str]:
+def problems(found: dict, one_screen: bool = True, chart_floor: float | None = None) -> list[str]:
     """What is wrong with a screen: empty when it fits (`one_screen`: nothing to scroll, nothing below the edge;
-    otherwise nothing sideways), nothing is clipped or covered, and chart text reads from the back."""
+    otherwise nothing sideways), nothing is clipped or covered, and chart text reads from the back (its contrast,
+    and with `chart_floor` its size: the projector's 18 px)."""
     wrong = []
+    if chart_floor is not None:
+        small = [f"{words} {size}px" for words, size in found["chartText"] if size < chart_floor - 0.25]
+        if small:
+            wrong.append(f"chart text under {chart_floor:g} px: {small[:6]}")
     if found["scroll"]["sideways"] > 1 or (one_screen and found["scroll"]["down"] > 1):
         wrong.append(f"scrolls {found['scroll']}")
     if found["cut"] if one_screen else found["wide"]:

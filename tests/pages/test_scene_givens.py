@@ -2,6 +2,7 @@
 GIVENS), and its question step, run through AppTest, shows them, and shows neither its answer nor its scored value.
 
 - "shades": the scene's map as colours with a colour bar, and no number in any cell, hover or label of it;
+- "row": the same map with the outlined row's weights written in its cells, and no other number;
 - "values": a table of the weights of the words the row may see and each value vector's number, all the sum needs,
   and not the sum itself;
 - "": nothing besides the question (its own words carry the numbers it needs).
@@ -41,7 +42,7 @@ def drawn_numbers(spec: dict) -> list[str]:
 
 def test_every_scene_declares_givens_the_app_knows():
     assert {scene.givens for scene in SCENES} <= set(GIVENS)
-    assert {SCENES[2].givens, SCENES[19].givens, SCENES[24].givens} == {"shades", "values"}
+    assert (SCENES[2].givens, SCENES[19].givens, SCENES[24].givens) == ("row", "shades", "values")
 
 
 @pytest.mark.parametrize("number", range(1, len(SCENES) + 1))
@@ -54,10 +55,15 @@ def test_the_question_step_shows_its_givens_and_not_its_answer(number):
     assert words.question in shown and words.answer not in shown
     charts = {chart.key: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
     tables = [*at.get("table"), *at.dataframe]
-    if scene.givens == "shades":
+    if scene.givens in ("shades", "row"):
         assert list(charts) == ["scene.shades"] and not tables
         spec = charts["scene.shades"]
-        assert drawn_numbers(spec) == [], "the map in shades writes no number"
+        if scene.givens == "shades":
+            assert drawn_numbers(spec) == [], "the map in shades writes no number"
+        else:  # the outlined row's weights, each to two decimals, and nothing else
+            result = compute(scene.settings)
+            weights = result.weights[result.view_index, scene.row - 1]  # (T,)
+            assert sorted(drawn_numbers(spec)) == sorted(f"{w:.2f}" for w in weights), "the row's numbers alone"
         assert any(trace.get("showscale") for trace in spec["data"]), "a colour bar reads the shades"
         rows = [shape for shape in spec["layout"].get("shapes", []) if shape.get("type") == "rect"]
         assert [shape["y0"] + 0.5 for shape in rows] == [scene.row - 1], "the asked row is outlined"

@@ -182,15 +182,16 @@ def _quiz(question_id: str) -> Callable[[], bool]:
     return lambda: question.check is not None and bool(question.check() == question.answer)
 
 
-def _head_three_top_word() -> bool:
-    """Scene 20: in head 3, row 3 leans on one word most (a strict maximum over the words it may see)."""
+def _head_three_low_word() -> bool:
+    """Scene 20: in head 3, row 3 leans on one word least (a strict minimum over the words it may see), by a clear
+    margin: the least is under half of the next."""
     from attn_ui.words.scenes import SCENES
 
     scene = SCENES[19]
     result = compute(scene.settings)
     row = result.weights[result.view_index, scene.row - 1]  # (T,)
-    top = np.sort(row[~result.blocked[0, scene.row - 1]])
-    return bool(top[-1] > top[-2])
+    low = np.sort(row[~result.blocked[0, scene.row - 1]])
+    return bool(low[0] < low[1] / 2)
 
 
 def _mask_models_share_a_language() -> bool:
@@ -215,13 +216,13 @@ CHECKS: dict[str, Callable[[], bool]] = {
     "code-masked-head": _code_masked_head,
     "quadratic-wall": _quadratic_wall,
     "training-mask-scene": _mask_models_share_a_language,
-    "head-three-top-word": _head_three_top_word,
+    "head-three-low-word": _head_three_low_word,
     **{f"quiz:{q.id}": _quiz(q.id) for q in bank.QUESTIONS if q.check is not None},
 }  # a question whose text a fact check backs is still answered by its own check in test_questions_bank.py
 
 # source -> (its numbers and comparison words in order, the check that recomputes them)
 REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
-    'scene:20:question': (('most',), 'head-three-top-word'),
+    'scene:20:question': (('least',), 'head-three-low-word'),
     'scene:24:question': (('2', 'double'), 'quadratic-wall'),
     'scene:24:narration': (('twice',), 'quadratic-wall'),
     'scene:26:question': (('same',), 'training-mask-scene'),

@@ -1,0 +1,128 @@
+"""Every phase of every live scene fits the projector at 1280x720, in English, Spanish and the pseudo-language: the
+back row reads every chart text at 18 px or more, nothing scrolls or is cut, and the room's spread draws its bars,
+ticks and counts apart. On a server of its own (SQLite), offering the pseudo-language.
+
+The phases, with 14 answers and a revote that changed five of them:
+- "revote": the second round open, its count and its buttons (the question step at its fullest: "Second vote ·");
+- "closed": the second round closed, both rounds' spread shown without the answer;
+- "revealed": the answer, the last round's spread with the right answers marked, the board;
+- "ended": the lecture ended, at a question and at a reveal (a few scenes: the ended board is shorter than the spread).
+Every phase is opened in English; the pseudo-language (about 40% longer than English, longer than Spanish) opens the
+two fullest phases, closed and revealed, and Spanish the revealed one, where its text is the longest on screen.
+"""
+
+from __future__ import annotations
+
+import os
+
+import fit
+import harness
+import pytest
+
+from attn_poll import Poll, open_store
+from attn_ui.words import live
+
+pytestmark = pytest.mark.browser
+
+SLOW_MS = 90_000
+FLOOR_PX = 18  # the back row's smallest chart text at 1280x720 (attn_ui/figures/layout.PROJECTOR_MIN_FONT)
+SCENES = range(1, len(live.QUESTIONS) + 1)
+ENDED_SCENES = (2, 3, 20, 26)  # a count, a map in shades with its row's numbers, a choice in shades, training curves
+PLAN = {"en": ("revote", "closed", "revealed"), "en-XA": ("closed", "revealed"), "es": ("revealed",)}
+
+# The spread's texts whose boxes overlap: tick labels and counts of the numeric chart, one pair a collision.
+COLLISIONS = r"""
+() => {
+  const found = [];
+  for (const chart of document.querySelectorAll('[class*="st-key-live-spread"] .js-plotly-plot')) {
+    const texts = [...chart.querySelectorAll("svg text")].filter((t) => t.textContent.trim())
+      .map((t) => [t.textContent.trim(), t.getBoundingClientRect()]);
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const [a, r] = texts[i], [b, s] = texts[j];
+      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
+        found.push(`${a} / ${b}`);
+    }
+  }
+  return found;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    before = os.environ.get("ATTN_LAB_PSEUDO")
+    os.environ["ATTN_LAB_PSEUDO"] = "1"  # the server inherits it: the pseudo-language is offered
+    try:
+        with harness.server_with_database(tmp_path_factory.mktemp("fit"), "app.py") as (running, url):
+            yield running, Poll(open_store(url))
+    finally:
+        if before is None:
+            os.environ.pop("ATTN_LAB_PSEUDO", None)
+        else:
+            os.environ["ATTN_LAB_PSEUDO"] = before
+
+
+def room_at(poll: Poll, number: int, phase: str):
+    """A lecture room at scene `number` in `phase`, with 14 answers and a revote that changed five."""
+    room = poll.create_room(live.lecture_questions())
+    question = live.live_question(number)
+    right = next(i for i in range(question.option_count) if question.right(i))
+    poll.show_scene(room.code, room.host_secret, number - 1, False)
+    for voter in range(14):  # every third on the right answer, the rest spread over the grid
+        poll.vote(room.code, f"voter-{voter}", number - 1, 1, right if voter % 3 == 0 else
+                  (voter * 7) % question.option_count)
+    poll.close_round(room.code, room.host_secret)
+    poll.open_revote(room.code, room.host_secret)
+    for voter in range(5):
+        poll.vote(room.code, f"voter-{voter}", number - 1, 2, right)
+    if phase in ("closed", "revealed", "ended-revealed"):
+        poll.close_round(room.code, room.host_secret)
+    if phase in ("revealed", "ended-revealed"):
+        poll.show_scene(room.code, room.host_secret, number - 1, True)
+    if phase.startswith("ended"):
+        poll.end_room(room.code, room.host_secret)
+    return room
+
+
+def problems_of(page, server, poll: Poll, number: int, phase: str, lang: str) -> list[str]:
+    room = room_at(poll, number, phase)
+    reveal = "&reveal=1" if "revealed" in phase else ""
+    page.goto(f"{server.url}Lecture_scenes?mode=projector&scene={number}{reveal}&lang={lang}&room={room.code}"
+              f"&host={room.host_secret}", timeout=SLOW_MS)
+    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    found = fit.measure(page)
+    wrong = fit.problems(found, chart_floor=FLOOR_PX)
+    collisions = page.evaluate(COLLISIONS)
+    if collisions:
+        wrong.append(f"spread texts collide: {collisions[:4]}")
+    return wrong
+
+
+@pytest.mark.parametrize("lang", list(PLAN))
+def test_every_phase_of_every_live_scene_fits_the_projector(browser, hall, lang):
+    server, poll = hall
+    context = harness.new_context(browser, 1280, 720)
+    page = context.new_page()
+    wrong = {}
+    for number in SCENES:
+        for phase in PLAN[lang]:
+            found = problems_of(page, server, poll, number, phase, lang)
+            if found:
+                wrong[(number, phase)] = found
+    context.close()
+    assert not wrong, wrong
+
+
+def test_an_ended_lecture_fits_the_projector_at_a_question_and_a_reveal(browser, hall):
+    server, poll = hall
+    context = harness.new_context(browser, 1280, 720)
+    page = context.new_page()
+    wrong = {}
+    for number in ENDED_SCENES:
+        for phase in ("ended", "ended-revealed"):
+            found = problems_of(page, server, poll, number, phase, "en")
+            if found:
+                wrong[(number, phase)] = found
+            assert "This live lecture has ended." in page.locator('[data-testid="stMain"]').inner_text()
+    context.close()
+    assert not wrong, wrong
