@@ -20,7 +20,6 @@ Sizes come from label_box (Source Sans' widths) and a few gaps Plotly leaves, me
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import math
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from attn_ui.figures.plotly_fast import FIRST_LINE, LINE_SPACING, label_box
 
 NARROW_CHART = 358  # px: the Lab's map on a 390 px phone (the screen less Streamlit's 1 rem a side)
 PHONE_FONT = 15  # px: a phone draws no map text larger than the Lab does
+MIN_PHONE_PLOT = 250  # px: the least plot a map keeps on a phone's 390 px screen
 PHONE_TITLE = 13  # px: the titles on a phone (the Lab's)
 ROW_GAP = 9  # px Plotly leaves between a row label and the plot (8.2 measured)
 BAND_GAP = 8  # px between the key labels and the plot (6-8 measured, flat or on end)
@@ -152,9 +152,8 @@ class Words:
         return f"{joiner}PAD" if position in self.padded else ""
 
 
-def fit_map(words: Words, style: MapStyle, grown: bool = False) -> MapFit:
-    """Sizes and margins of a framed map (style.word_room is set) for its own screen and a 390 px phone. `grown`: the
-    rows' margin was widened once already to hold "query ↓" at the floor (it is not widened again)."""
+def fit_map(words: Words, style: MapStyle) -> MapFit:
+    """Sizes and margins of a framed map (style.word_room is set) for its own screen and a 390 px phone."""
     length, room = len(words.labels), style.word_room
     floor = max(LABEL_FLOOR, style.text_floor)  # a word smaller than this is cut, or stands on end
     positions = range(length)
@@ -169,6 +168,10 @@ def fit_map(words: Words, style: MapStyle, grown: bool = False) -> MapFit:
                          style.axis_font, floor)
     widest_row = room if whole_font is None else max(width(words.row(i, lines > 1), whole_font) for i in positions)
     left = math.ceil(max(widest_row, min(room, width(words.corner, title_font))) + ROW_GAP)  # "query ↓" above them
+    if style.text_floor > MIN_TEXT:  # the projector: "query ↓" at its floor, where a longer language needs more room
+        needed = math.ceil(width(words.corner, min(style.text_floor, title_font)) + CORNER_GAP + 2)
+        if NARROW_CHART - needed - right >= MIN_PHONE_PLOT:  # ... but never at the cost of a phone's map
+            left = max(left, needed)
     narrow_side = NARROW_CHART - left - right
 
     def wide_side(top: float) -> float:  # the style's own screen: the map is as tall as its height allows
@@ -243,12 +246,6 @@ def fit_map(words: Words, style: MapStyle, grown: bool = False) -> MapFit:
                                     (width(columns[0], phone_column) - phone_cell) / 2, 0.0)
     corner_shift = round(first + CORNER_GAP / 2)
     corner_font = largest(lambda f: width(words.corner, f) <= left - corner_shift - 2, title_font, MIN_TEXT) or MIN_TEXT
-    if not grown and corner_font < min(style.text_floor, title_font) and \
-            room < width(words.corner, style.text_floor) + corner_shift:
-        # "query ↓" would fall under the style's floor (a longer language on the projector): the rows' margin grows
-        # to hold it at the floor, and the map is fitted again in what is left
-        return fit_map(words, dataclasses.replace(style, word_room=math.ceil(
-            width(words.corner, style.text_floor) + corner_shift + 2)), grown=True)
     phone_title = min(PHONE_TITLE, corner_font)  # one size for the titles on a phone: the corner's, or 13 px
     key_title_right = bool(words.title) and not head_above and any(
         width(words.title, font) + 2 * CORNER_GAP > left + (side - width(words.key_title, font)) / 2

@@ -76,19 +76,31 @@ def label_box(label: str, size: float) -> tuple[float, float]:
 
 def char_em(char: str) -> float:
     """One character's advance (em), erring wide where the font is not known: Source Sans' own width; nothing for a
-    joiner, a variation selector or a combining mark; 1.3 em for an emoji or a wide symbol, drawn alone when a phone
+    joiner, a variation selector or a combining mark; an accented Latin letter its letter's width; 1.3 em for an
+    emoji or a wide symbol, drawn alone when a phone
     cannot join it to its neighbours (a family of four is four faces: 5.2 em, one face where the phone joins them);
     a full em for any other letter (a CJK character is one em), more for the few very wide ligatures."""
     if char in SOURCE_SANS_EM:
         return SOURCE_SANS_EM[char]
+    if char in SOURCE_SANS_SYMBOLS_EM:
+        return SOURCE_SANS_SYMBOLS_EM[char]
     if char in VERY_WIDE_EM:
         return VERY_WIDE_EM[char]
+    base = unicodedata.normalize("NFD", char)[0]  # an accented Latin letter is as wide as its letter ("é": "e")
+    if base != char and base in SOURCE_SANS_EM:
+        return SOURCE_SANS_EM[base]
     category = unicodedata.category(char)
     if category in ("Mn", "Me", "Cf"):
         return 0.0
     if category in ("So", "Sk") and unicodedata.east_asian_width(char) in ("W", "F"):
         return 1.3
     return 1.0
+
+
+# The symbols the app's own words draw on charts (arrows, the pseudo-language's brackets, signs), measured the same way
+# (Chromium 156, the charts' "Source Sans"). Any other symbol counts as a full em.
+SOURCE_SANS_SYMBOLS_EM = MappingProxyType({"⟦": 0.378, "⟧": 0.378, "↓": 0.619, "→": 0.619, "×": 0.497, "−": 0.497,
+                                           "∞": 0.782, "—": 0.8, "–": 0.48})
 
 
 # Advance widths (em) of Source Sans, the font Streamlit's theme gives Plotly charts, measured in Chromium (canvas

@@ -48,7 +48,7 @@ def problems(result, style) -> list[str]:
     wide_side = style.height - margin["t"] - margin["b"]
     narrow_side = map_fit.NARROW_CHART - margin["l"] - margin["r"]
     phone, wrong = fit.phone, []
-    if narrow_side < 250:
+    if narrow_side < map_fit.MIN_PHONE_PLOT:
         wrong.append(f"the phone's plot is {narrow_side} px")
     for name, size in (("rows", fit.row_font), ("keys", fit.column_font), ("phone rows", phone.row_font),
                        ("phone keys", phone.column_font), ("phone titles", phone.title_font)):
