@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterable
 from typing import Protocol
 
-HEADER = ("question_number", "question_id", "round", "option_number", "votes")
+HEADER = ("question_number", "question_id", "round", "option", "votes")
 
 
 class QuestionTally(Protocol):
@@ -18,13 +18,24 @@ class QuestionTally(Protocol):
     rounds: tuple[tuple[int, ...], ...]
 
 
+def option_letter(index: int) -> str:
+    """An option's letter as the projector and the phones name it: 0 -> "A", 25 -> "Z", 26 -> "AA"."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
 def counts_csv(all_counts: Iterable[QuestionTally]) -> str:
-    """Numbers count from 1, as the projector shows them."""
+    """Questions count from 1 and options are lettered A, B, C, ..., as the projector shows them."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(HEADER)
     for counts in all_counts:
         for round_number, tally in enumerate(counts.rounds, start=1):
             for option, votes in enumerate(tally):
-                writer.writerow((counts.question_index + 1, counts.question_id, round_number, option + 1, votes))
+                writer.writerow((counts.question_index + 1, counts.question_id, round_number, option_letter(option),
+                                 votes))
     return buffer.getvalue()

@@ -96,6 +96,7 @@ class RoomState:
     voter_count: int
     version: int  # changes with every host action
     expires_at: float
+    answer_shown: bool = False  # the current question's answer is on the projector: revealed, or ended once revealed
 
     @property
     def accepting_votes(self) -> bool:
@@ -574,6 +575,7 @@ class Poll:
         current = (questions.c.room_id == room.id, questions.c.position == room.question_position)
         return (
             select(questions.c.question_id).where(*current).scalar_subquery().label("question_id"),
+            select(questions.c.left_phase).where(*current).scalar_subquery().label("left_phase"),
             select(func.count()).where(questions.c.room_id == room.id).scalar_subquery().label("question_count"),
             select(func.count()).where(voters.c.room_id == room.id).scalar_subquery().label("voter_count"),
         )
@@ -584,7 +586,8 @@ class Poll:
             code=room.code, phase=Phase(room.phase), question_index=room.question_position,
             question_id=found.question_id, option_count=room.option_count or 0, round_number=room.round_number,
             question_count=found.question_count, voter_count=found.voter_count, version=room.version,
-            expires_at=room.expires_at,
+            expires_at=room.expires_at, answer_shown=room.phase == Phase.REVEALED or (
+                room.phase == Phase.ENDED and found.left_phase == Phase.REVEALED),
         )
 
     def _my_vote(self, connection: Connection, room: Row, voter_id: str) -> int | None:
@@ -674,7 +677,12 @@ class Poll:
             raise WrongPhase(_("Close the round before revealing the answer."))
         return {"phase": Phase.REVEALED.value}
 
-    def _to_ended(self, _connection: Connection, _room: Row) -> dict:
+    def _to_ended(self, connection: Connection, room: Row) -> dict:
+        """The question on screen keeps the phase it ended in: an answer revealed stays revealed on the board."""
+        if room.question_position is not None:
+            connection.execute(update(questions).where(
+                questions.c.room_id == room.id, questions.c.position == room.question_position
+            ).values(left_phase=room.phase))
         return {"phase": Phase.ENDED.value}
 
     def _open_round(self, connection: Connection, room_id: int, position: int, round_number: int, *,
@@ -709,6 +717,9 @@ PHONE_VIEW = select(
     select(questions.c.question_id).where(questions.c.room_id == bindparam("room_id"),
                                           questions.c.position == bindparam("position")).scalar_subquery()
     .label("question_id"),
+    select(questions.c.left_phase).where(questions.c.room_id == bindparam("room_id"),
+                                         questions.c.position == bindparam("position")).scalar_subquery()
+    .label("left_phase"),
     select(func.count()).where(questions.c.room_id == bindparam("room_id")).scalar_subquery().label("question_count"),
     select(func.count()).where(voters.c.room_id == bindparam("room_id")).scalar_subquery().label("voter_count"),
     _phone_vote(votes.c.option_index).label("my_vote"),

@@ -18,7 +18,7 @@ import re
 
 import streamlit as st
 
-from attn_lang import _, current_language, using
+from attn_lang import _, _n, current_language, using
 from attn_poll import Phase, PhoneView, RoomState
 from attn_ui.views import poll_service
 from attn_ui.widgets import join, lang, projector
@@ -158,7 +158,8 @@ def lecture_phone(code: str, voter: str, view: PhoneView) -> None:
     """A lecture room on the phone: the scene of the moment, or, once the lecture has ended, the recap."""
     state = view.state
     follow_lecture(code, state)
-    st.caption(_("Room {code} · live lecture", code=state.code))
+    st.caption(_("Room {code} · lecture ended", code=state.code) if state.phase is Phase.ENDED else
+               _("Room {code} · live lecture", code=state.code))
     if state.phase is Phase.ENDED:
         phone_ended(code, voter)
     else:
@@ -237,7 +238,9 @@ def recap(code: str, voter: str) -> None:
         st.markdown(_("You did not answer any scene in this lecture."))
         return
     right = sum(line.right for line in lines)
-    st.markdown(_("**Your predictions: {right} of {count} right.**", right=right, count=len(lines)))
+    st.markdown(_n("**Your predictions: {right} right of the {count} scene you answered.**",
+                   "**Your predictions: {right} right of the {count} scenes you answered.**", len(lines),
+                   right=right))
     st.table([{_("Scene"): line.number, _("You"): line.mine, _("Answer"): line.truth, "": "✓" if line.right else "✗"}
               for line in lines])
 

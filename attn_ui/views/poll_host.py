@@ -54,10 +54,25 @@ def host_controls(code: str, secret: str, state: RoomState) -> None:
         st.button(_("Reveal the answer"), key="poll.reveal", icon=":material/visibility:",
                   disabled=phase is not Phase.CLOSED, on_click=poll_parts.call,
                   args=(act(lambda: service().reveal(code, secret, version)),))
-        with st.popover(_("End the room"), icon=":material/logout:", disabled=phase is Phase.ENDED):
-            st.markdown(_("Students can no longer vote. The counts stay readable until the room expires."))
-            st.button(_("End the room now"), key="poll.end", on_click=poll_parts.call,
-                      args=(act(lambda: service().end_room(code, secret, version)),))
+        end = act(lambda: service().end_room(code, secret, version))
+        if projector.is_on():  # one row on the projector: the room's tools, its end and the pages share one menu
+            with st.popover(_("Room and pages"), icon=":material/menu:", key="poll-room-menu"):
+                host_tools(code, secret, in_row=False)
+                _end_button(end, phase)
+                st.divider()
+                projector.menu_items()
+        else:
+            with st.popover(_("End the room"), icon=":material/logout:", disabled=phase is Phase.ENDED):
+                _end_button(end, phase)
+
+
+def _end_button(end, phase: Phase) -> None:
+    """End the room, after saying what ending keeps."""
+    if phase is Phase.ENDED:
+        st.markdown(_("This room has ended. Its counts stay readable until it expires."))
+        return
+    st.markdown(_("Students can no longer vote. The counts stay readable until the room expires."))
+    st.button(_("End the room now"), key="poll.end", icon=":material/logout:", on_click=poll_parts.call, args=(end,))
 
 
 def _export(code: str, secret: str) -> str:
@@ -65,13 +80,16 @@ def _export(code: str, secret: str) -> str:
     return csv_text if error is None else f"error\n{error}\n"
 
 
-def host_tools(code: str, secret: str) -> None:
-    with st.container(key="poll-tools", horizontal=True, gap="small", vertical_alignment="center"):
+def host_tools(code: str, secret: str, in_row: bool = True) -> None:
+    """The counts as CSV and the host link to copy: a row under the board (with the projector switch in the sidebar),
+    or (in_row=False) stacked in the projector's Room menu."""
+    with st.container(key="poll-tools", horizontal=in_row, gap="small", vertical_alignment="center"):
         # Eager data (one query per host rerun, not per board refresh): served over HTTP, it survives a failover.
         st.download_button(_("Counts as CSV"), _export(code, secret), file_name=f"poll-{code}.csv",
                            mime="text/csv", icon=":material/download:", key="poll.csv", on_click="ignore")
         host_access.copy_button("poll.copy")
-        projector.page_switch()  # last in the row on the projector (look.py), in the sidebar off it
+        if in_row:
+            projector.page_switch()  # in the sidebar off the projector
 
 
 def join_panel(link: join.JoinLink, big: bool) -> None:
@@ -103,18 +121,17 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
 
     The bars carry the letters only (the question above lists the options once), so two rounds fit at 1280x720."""
     counts = view.counts
-    revealed = view.state.phase is Phase.REVEALED
+    revealed = view.state.answer_shown  # revealed, or ended after the reveal
     names = [question.option_name(i) for i in range(question.option_count)]
+    if len(counts.rounds) > 1:  # over both rounds, so that each round's heading keeps to one line
+        with st.container(key="poll-changed"):
+            st.markdown(live.changed_line(counts.changed, counts.added))
     columns = st.columns(len(counts.rounds)) if len(counts.rounds) > 1 else [st.container()]
     for round_number, (column, tally) in enumerate(zip(columns, counts.rounds, strict=True), start=1):
         with column.container(key=f"poll-round-{round_number}"):
             total = sum(tally)
-            heading = _("**{round}** · {votes}", round=poll_words.round_name(round_number),
-                        votes=poll_words.votes_word(total))
-            if round_number == 2:
-                heading = _("{heading} · {changed}", heading=heading,
-                            changed=live.changed_line(counts.changed, counts.added))
-            st.markdown(heading)
+            st.markdown(_("**{round}** · {votes}", round=poll_words.round_name(round_number),
+                          votes=poll_words.votes_word(total)))
             for index, count in enumerate(tally):
                 right = revealed and index == question.answer
                 label = poll_words.bar_label(names[index], "", count, total, right=right if revealed else None)
@@ -185,17 +202,21 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
         return
     host_controls(code, secret, state)
     lobby = state.phase is Phase.LOBBY  # nothing to count yet: the join code gets the room
-    answer = poll_parts.question_or_none(state.question_id) if state.phase is Phase.REVEALED else None
+    answer = poll_parts.question_or_none(state.question_id) if state.answer_shown else None
     side, main = st.columns([1.25, 1] if lobby else [1, 2.3], gap="medium")
     with side:
-        if answer is None:
-            join_panel(link, big)
-        else:  # nobody votes now: the answer takes the join code's place, beside the counts
+        if state.phase is Phase.ENDED:  # no join code: nobody joins an ended room
+            with st.container(key="poll-ended"):
+                st.markdown(_("**This room has ended.** Its counts stay here and in the CSV until it expires."))
+        if answer is not None:  # nobody votes now: the answer takes the join code's place, beside the counts
             with st.container(key="poll-answer"):
                 poll_parts.show_reveal(answer, folded=True)
+        elif state.phase is not Phase.ENDED:
+            join_panel(link, big)
     with main:
         board_check.live(board, code, state.version, secret)
-    host_tools(code, secret)
+    if not big:
+        host_tools(code, secret)
 
 
 def retry_soon() -> None:

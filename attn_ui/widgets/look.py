@@ -22,6 +22,7 @@ CSS = """
 [class*="st-key-bar-open-"] [data-testid="stProgressBarTrack"] > div { background-color: #3e7cc4 !important; }
 [class*="st-key-bar-right-"] [data-testid="stProgressBarTrack"] > div { background-color: #2e7d4f !important; }
 [class*="st-key-bar-off-"] [data-testid="stProgressBarTrack"] > div { background-color: #8c8c8c !important; }
+[class*="st-key-bar-open-"], [class*="st-key-bar-right-"], [class*="st-key-bar-off-"] { gap: 0 !important; }
 .block-container { padding-top: 2.2rem !important; padding-bottom: 2rem !important; }
 [data-testid="stHeading"] h1 { padding: 0 0 0.1rem 0 !important; font-size: 1.9rem !important; }
 [data-testid="stMetric"] { padding: 0 !important; }
@@ -458,24 +459,34 @@ POLL_CSS = """
 
 
 def _poll_projector_css() -> str:
-    """The poll board at 1280x720 for the back row: everything read from afar at 22 px or more."""
+    """The poll board at 1280x720 for the back row: everything read from afar at 22 px or more (the board's text at
+    22.4 px)."""
     board = f":is(.st-key-poll-question, .st-key-poll-status, .st-key-poll-join, .st-key-poll-answer, {ROUNDS})"
     return f"""
 <style>
-{board} :is(p, li) {{ font-size: 1.5rem !important; line-height: 1.35 !important; }}
+{board} :is(p, li) {{ font-size: 1.4rem !important; line-height: 1.3 !important; }}
 .st-key-poll-code p {{ font-size: 4rem !important; }}
 {ROUNDS} [data-testid="stProgress"] [role="progressbar"] > div {{ height: 1.1rem !important; }}
+/* a bar beside its label, not under it: the counts of four options in two rounds fit under a long question */
+{ROUNDS} [data-testid="stProgress"] {{ display: flex !important; flex-direction: row !important;
+  align-items: center !important; gap: 0.6rem !important; }}
+{ROUNDS} [data-testid="stProgress"] > div:first-child {{ flex: 0 0 64% !important; }}
+{ROUNDS} [data-testid="stProgress"] [role="progressbar"] {{ flex: 1 1 auto !important; }}
 /* the page's title is kept for a screen reader, not drawn on the board (the code and the question say what it is),
    so the voting board and its tools row fit 720 px */
 [data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1) {{ position: absolute !important;
   width: 1px !important; height: 1px !important; overflow: hidden !important; clip-path: inset(50%) !important; }}
 /* a round's heading, bars and sentence closer together: the voting board then fits 720 px with its tools row */
 {ROUNDS} {{ gap: 0.4rem !important; }}
+/* the board's own parts (status, question, the rounds) a little closer too: a long language's board fits 720 px */
+[data-testid="stVerticalBlock"]:has(> [data-testid="stLayoutWrapper"] > .st-key-poll-status) {{
+  gap: 0.6rem !important; }}
 /* the round's sentence says what its bars' labels say: kept for a screen reader, not drawn on the projector, where
    two rounds side by side wrapped it onto two lines below the fold */
 {ROUNDS} [data-testid="stCaptionContainer"] {{ position: absolute !important; width: 1px !important;
   height: 1px !important; overflow: hidden !important; clip-path: inset(50%) !important; white-space: nowrap; }}
-:is(.st-key-poll-controls, .st-key-poll-tools) button p {{ font-size: 1.2rem !important; }}
+/* the buttons are the lecturer's, not the back row's: one row of them in a longer language */
+[data-testid="stMain"] :is(.st-key-poll-controls, .st-key-poll-tools) button p {{ font-size: 1.05rem !important; }}
 .st-key-poll-question [data-testid="stCode"] code {{ font-size: 1.3rem !important; }}
 [data-testid="stMain"] [data-testid="stAlert"] p {{ font-size: 1.45rem !important; }}
 </style>

@@ -71,11 +71,16 @@ def page_menu(first: Callable[[], None] | None = None) -> None:
     """The pages, the language and the theme as one corner control, for projector mode, where the sidebar is
     hidden. `first`: a control drawn at the top of the menu (the projector switch, where a row has no room for it)."""
     with st.popover(_("Pages"), icon=":material/menu:", key="page-menu"):
-        if first is not None:
-            first()
-        _links()
-        lang.menu(key="app.lang.menu.corner")
-        theme.menu(key="app.theme.menu.corner")
+        page_items(first)
+
+
+def page_items(first: Callable[[], None] | None = None) -> None:
+    """What the page menu holds, drawn where it is called (another menu that has room for it: the poll's Room)."""
+    if first is not None:
+        first()
+    _links()
+    lang.menu(key="app.lang.menu.corner")
+    theme.menu(key="app.theme.menu.corner")
 
 
 APP_NAME = N_("Attention Lab")

@@ -100,6 +100,12 @@ def page_mode(switch: bool = True) -> bool:
     return on
 
 
+def menu_items() -> None:
+    """The projector switch, the pages, the language and the theme, drawn inside a menu of the caller's (the poll's
+    Room menu on the projector: its row has no room for a page menu of its own)."""
+    nav.page_items(first=lambda: projector_switch(PAGE_SWITCH_KEY))
+
+
 def page_switch(in_menu: bool = False) -> None:
     """The page's projector switch: in the sidebar, or (projector mode, no sidebar) here, in the page's flow, with the
     page menu beside it; `in_menu`: at the top of the page menu (a row with no room for both: a live lecture's)."""

@@ -50,7 +50,7 @@ def bar_label(name: str, text: str, count: int, total: int, *, right: bool | Non
     else:
         label = _("**{name}.** · {votes} ({percent})", name=name, votes=votes_word(count),
                   percent=percent(count, total))
-    return _("{label} · **right answer**", label=label) if right else label
+    return _("{label} · **right**", label=label) if right else label  # short: two rounds' bars share a board
 
 
 def counts_sentence(round_number: int, names: Sequence[str], tally: Sequence[int]) -> str:

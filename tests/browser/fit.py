@@ -19,6 +19,8 @@ MEASURE = r"""
     const r = e.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return false;
     for (let a = e; a; a = a.parentElement) {
+      // a folded expander's body (a closed <details> outside its <summary>) is not drawn, whatever its boxes say
+      if (a.tagName === "DETAILS" && !a.open && !e.closest("summary")) return false;
       const style = getComputedStyle(a);
       if (style.display === "none" || style.visibility === "hidden" || style.clipPath === "inset(50%)"
           || parseFloat(style.opacity) === 0) return false;

@@ -208,7 +208,8 @@ def test_the_poll_and_a_live_lecture_in_the_pseudo_language(browser, pseudo_serv
     lecturer.keyboard.press("Escape")
     code = re.search(r"room=([0-9A-Z]{7})", lecturer.url).group(1)
     secret = next(c["value"] for c in lecturer.context.cookies() if c["name"] == f"attn_host_{code}")
-    for number, kind in ((3, "number"), (6, "choice")):
+    for number, kind in ((3, "number"), (6, "choice")):  # moved as the lecturer's keys do; an opened page follows
+        poll.show_scene(code, secret, number - 1, False)
         visit(lecturer, server, with_lang(f"Lecture_scenes?mode=projector&scene={number}&room={code}"))
         visit(phone, server, with_lang(f"Class_poll?room={code}"))
         english_on(phone, f"phone, live {kind} scene", problems)
@@ -219,6 +220,7 @@ def test_the_poll_and_a_live_lecture_in_the_pseudo_language(browser, pseudo_serv
             harness.wait_for_app(phone, timeout_ms=SLOW_MS)
             english_on(phone, "phone, a number refused", problems)
         poll.vote(code, "someone", number - 1, 1, 1)
+        poll.show_scene(code, secret, number - 1, True)
         visit(lecturer, server, with_lang(f"Lecture_scenes?mode=projector&scene={number}&reveal=1&room={code}"))
         english_on(lecturer, f"live {kind} scene revealed", problems)
         visit(phone, server, with_lang(f"Class_poll?room={code}"))

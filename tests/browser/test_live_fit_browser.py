@@ -126,3 +126,51 @@ def test_an_ended_lecture_fits_the_projector_at_a_question_and_a_reveal(browser,
             assert "This live lecture has ended." in page.locator('[data-testid="stMain"]').inner_text()
     context.close()
     assert not wrong, wrong
+
+
+POLL_PHASES = ("lobby", "open", "closed", "revote", "closed2", "revealed", "ended")
+
+
+def poll_questions_by_length() -> list[tuple[str, int]]:
+    from attn_ui.quiz.poll_questions import POLL_QUESTIONS
+
+    size = {q.id: len(q.prompt) + sum(len(option) for option in q.options) + len(q.code or "") for q in POLL_QUESTIONS}
+    return sorted(((q.id, q.option_count) for q in POLL_QUESTIONS), key=lambda pair: size[pair[0]])
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "en-XA"])
+def test_every_phase_of_the_class_poll_fits_the_projector(browser, hall, lang):
+    """The class poll's projector with its longest question (in the pseudo-language, a question of median length:
+    its longest, three options of two lines each, needs about 35 px more than 720 with two rounds shown), in every
+    phase, its buttons in view."""
+    server, poll = hall
+    ordered = poll_questions_by_length()
+    asked = ordered[-1] if lang != "en-XA" else ordered[len(ordered) // 2]
+    room = poll.create_room([asked, ordered[0]])
+    context = harness.new_context(browser, 1280, 720)
+    page = context.new_page()
+    wrong = {}
+    for phase in POLL_PHASES:
+        if phase == "open":
+            poll.next_question(room.code, room.host_secret)
+            for voter in range(14):
+                poll.vote(room.code, f"voter-{voter}", 0, 1, voter % asked[1])
+        elif phase in ("closed", "closed2"):
+            poll.close_round(room.code, room.host_secret)
+        elif phase == "revote":
+            poll.open_revote(room.code, room.host_secret)
+            for voter in range(5):
+                poll.vote(room.code, f"voter-{voter}", 0, 2, 0)
+        elif phase == "revealed":
+            poll.reveal(room.code, room.host_secret)
+        elif phase == "ended":
+            poll.end_room(room.code, room.host_secret)
+        page.goto(f"{server.url}Class_poll?mode=projector&lang={lang}&room={room.code}&host={room.host_secret}",
+                  timeout=SLOW_MS)
+        harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+        found = fit.problems(fit.measure(page), chart_floor=FLOOR_PX)
+        buttons = page.locator(".st-key-poll-controls button").count()
+        if found or buttons < 4:
+            wrong[phase] = found or [f"{buttons} buttons in view"]
+    context.close()
+    assert not wrong, wrong

@@ -160,9 +160,11 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert "This live lecture has ended." in texts(lecturer)
     ok(ann.run())
     recap = texts(ann)
-    assert "Your predictions: 3 of 3 right." in recap  # scene 1 (5), scene 2 (1), scene 6 (A)
+    assert "Your predictions: 3 right of the 3 scenes you answered." in recap  # scenes 1 (5), 2 (0), 6 (A)
+    assert "lecture ended" in recap and "live lecture" not in recap
     ok(bob.run())
-    assert "Your predictions: 1 of 2 right." in texts(bob)  # scene 1 right in the revote, scene 6 (B) wrong
+    # scene 1 right in the revote, scene 6 (B) wrong
+    assert "Your predictions: 1 right of the 2 scenes you answered." in texts(bob)
 
 
 def test_the_host_link_is_taken_once_and_the_browser_keeps_the_rights(poll):

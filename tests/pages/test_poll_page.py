@@ -70,7 +70,7 @@ def test_host_runs_vote_revote_and_reveal(db_url, poll):
     ok(at.run())
     assert bars(at) == ["**A.** · 1 vote (33%)", "**B.** · 0 votes (0%)", "**C.** · 2 votes (67%)"]
     assert "- **C.** It would copy the answer from the later words" in texts(at), "the options, listed once"
-    assert "right answer" not in texts(at), "no right or wrong mark before the reveal"
+    assert "**right**" not in texts(at), "no right or wrong mark before the reveal"
     assert "First vote, 3 votes in all. A: 1 vote, B: 0 votes, C: 2 votes." in texts(at)
     assert at.button(key="poll.reveal").disabled
     at.button(key="poll.close").click()
@@ -87,13 +87,13 @@ def test_host_runs_vote_revote_and_reveal(db_url, poll):
     ok(at.run())
     at.button(key="poll.reveal").click()
     ok(at.run())
-    assert [b.endswith("· **right answer**") for b in bars(at)] == [False, False, True] * 2
+    assert [b.endswith("· **right**") for b in bars(at)] == [False, False, True] * 2
     assert "**The answer is C.**" in texts(at) and "**Why not A?**" in texts(at)
     at.button(key="poll.next").click()
     ok(at.run())
     assert "Question 2 of 2" in texts(at) and "Program A" in texts(at)
     csv_text = poll.export_csv(room.code, room.host_secret)
-    assert csv_text.splitlines()[1:4] == ["1,causal-why,1,1,1", "1,causal-why,1,2,0", "1,causal-why,1,3,2"]
+    assert csv_text.splitlines()[1:4] == ["1,causal-why,1,A,1", "1,causal-why,1,B,0", "1,causal-why,1,C,2"]
 
 
 def test_a_student_votes_changes_it_and_sees_the_reveal(db_url, poll):

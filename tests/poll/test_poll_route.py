@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from starlette.requests import Request
@@ -14,6 +15,13 @@ from attn_lang import using
 from attn_poll import Poll
 from attn_ui.views import live_phone, poll_phone, poll_route
 from attn_ui.words import live
+
+
+def run(coroutine):
+    """asyncio.run in a thread of its own: a browser test of the same worker (Playwright's sync API) may keep an event
+    loop running in this one, where asyncio.run refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def ask(code: str) -> tuple[int, dict]:
@@ -109,7 +117,7 @@ def test_a_held_request_hears_of_the_move_within_one_check():
         value = await waiting
         return value, time.monotonic() - moved
 
-    value, waited = asyncio.run(scene())
+    value, waited = run(scene())
     assert value == "2:closed:0" and waited < 0.5
 
 
@@ -121,7 +129,7 @@ def test_the_requests_held_on_one_room_share_its_reads():
         return await asyncio.gather(*(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
                                                         hold_s=0.3, check_s=0.03) for _ in range(phones)))
 
-    values = asyncio.run(class_of(100))
+    values = run(class_of(100))
     assert values == ["1:voting:0"] * 100, "nothing moved: each held request ends with the same stamp"
     assert room.reads <= 30, f"{room.reads} reads for 100 phones over 10 checks: one read a check, not one a phone"
 
@@ -136,7 +144,7 @@ def test_a_request_that_is_behind_is_answered_at_once_from_a_read_after_it_came(
         second = await watch.until_moved(held_request("ROOM", "1:voting:0"), "ROOM", "1:voting:0", hold_s=10)
         return first, second
 
-    assert asyncio.run(asyncio.wait_for(ask(), 5)) == ("1:voting:0", "2:closed:0")
+    assert run(asyncio.wait_for(ask(), 5)) == ("1:voting:0", "2:closed:0")
 
 
 def test_one_move_wakes_every_held_request_of_the_room_from_one_loop_of_reads():
@@ -155,7 +163,7 @@ def test_one_move_wakes_every_held_request_of_the_room_from_one_loop_of_reads():
         await asyncio.sleep(0.1)  # the room's loop ends at its next check
         return values, reads_while_held, waited, dict(watch.rooms)
 
-    values, reads, waited, rooms = asyncio.run(class_of(150))
+    values, reads, waited, rooms = run(class_of(150))
     assert values == ["2:closed:0"] * 150 and waited < 0.5
     assert reads <= 2 + 0.3 / 0.02 + 2, f"{reads} reads in 0.3 s held: one a check for the room, not one a phone"
     assert rooms == {}, "no request is held any more, so nothing follows the room"
@@ -176,7 +184,7 @@ def test_a_room_that_goes_while_requests_are_held_answers_them_with_why():
             return error
         return None
 
-    error = asyncio.run(ask())
+    error = run(ask())
     assert error is not None and "expired" in str(error)
 
 
@@ -194,7 +202,7 @@ def test_a_nudge_reads_the_room_at_once_instead_of_at_the_next_check():
         await asyncio.to_thread(nudges[0], "ROOM")  # from a page's thread, as a host action calls it
         return await asyncio.wait_for(waiting, 5), time.monotonic() - moved
 
-    value, waited = asyncio.run(scene())
+    value, waited = run(scene())
     assert value == "2:closed:0" and waited < 1, "read at the nudge, not after the 10 s check"
 
 
@@ -210,7 +218,7 @@ def test_a_host_action_of_this_process_reaches_its_held_requests_at_once(routed)
         await asyncio.to_thread(routed.next_question, room.code, room.host_secret)
         return await asyncio.wait_for(waiting, 5), time.monotonic() - moved
 
-    value, waited = asyncio.run(lecture())
+    value, waited = run(lecture())
     assert value == "1:voting:0" and waited < 1, "the host's own process did not wait for the 10 s check"
 
 
@@ -223,7 +231,7 @@ def test_a_browser_that_left_is_no_longer_held():
                                        hold_s=30, check_s=0.01, alive_s=0.05)
 
     began = time.monotonic()
-    asyncio.run(asyncio.wait_for(ask(), 5))
+    run(asyncio.wait_for(ask(), 5))
     assert time.monotonic() - began < 1
 
 
@@ -236,14 +244,14 @@ def test_a_full_process_answers_at_once(monkeypatch):
         return await watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value, hold_s=30)
 
     began = time.monotonic()
-    assert asyncio.run(asyncio.wait_for(ask(), 5)) == room.value and time.monotonic() - began < 1
+    assert run(asyncio.wait_for(ask(), 5)) == room.value and time.monotonic() - began < 1
 
 
 @pytest.mark.parametrize("since", [None, "x" * 65])
 def test_the_endpoint_without_a_stamp_of_ours_answers_at_once(routed, since):
     room = routed.create_room([("causal-why", 4)])
     endpoint = poll_route.held_stamp(poll_route.Watch())
-    response = asyncio.run(asyncio.wait_for(endpoint(held_request(room.code, since)), 5))
+    response = run(asyncio.wait_for(endpoint(held_request(room.code, since)), 5))
     assert response.status_code == 200 and json.loads(response.body) == {"stamp": "0:lobby:0"}
 
 
@@ -260,7 +268,7 @@ def test_the_endpoint_holds_then_answers_the_move_and_refuses_a_bad_code(routed)
         bad = await asyncio.wait_for(endpoint(held_request("ZZZZZZZ", "0:lobby:0")), 5)
         return still, moved, bad
 
-    still, moved, bad = asyncio.run(lecture())
+    still, moved, bad = run(lecture())
     assert not still
     assert moved.status_code == 200 and json.loads(moved.body) == {"stamp": "1:voting:0"}
     assert bad.status_code == 404 and json.loads(bad.body)["error"]
@@ -279,7 +287,7 @@ def test_a_server_told_to_stop_is_not_held_up_by_a_held_request():
         stopping["now"] = True
         return held, await asyncio.wait_for(waiting, 1)
 
-    assert asyncio.run(ask()) == (True, "1:voting:0"), "held until the stop, then answered with the same stamp"
+    assert run(ask()) == (True, "1:voting:0"), "held until the stop, then answered with the same stamp"
 
 
 def test_server_exiting_reads_the_signal_handler_of_a_serving_uvicorn(monkeypatch):
@@ -342,7 +350,7 @@ def test_a_board_hears_of_a_vote_and_of_a_join_a_phone_does_not(routed):
         phone_held.cancel()
         return told, waited, phone_still
 
-    told, waited, phone_still = asyncio.run(hall())
+    told, waited, phone_still = run(hall())
     assert told.status_code == 200 and json.loads(told.body)["stamp"] != since_board
     assert json.loads(told.body)["stamp"].startswith(since_phone + ":"), "the board's stamp is the phone's and more"
     assert waited < 0.5 and phone_still
@@ -351,9 +359,9 @@ def test_a_board_hears_of_a_vote_and_of_a_join_a_phone_does_not(routed):
 def test_the_board_route_without_a_stamp_answers_at_once_and_refuses_a_bad_code(routed):
     room = routed.create_room([("causal-why", 4)])
     endpoint = poll_route.held_board(poll_route.Watch())
-    now = asyncio.run(asyncio.wait_for(endpoint(board_request(room.code, None)), 5))
+    now = run(asyncio.wait_for(endpoint(board_request(room.code, None)), 5))
     assert json.loads(now.body) == {"stamp": "0:lobby:0:0"}
-    bad = asyncio.run(asyncio.wait_for(endpoint(board_request("<script>", "0:lobby:0:0")), 5))
+    bad = run(asyncio.wait_for(endpoint(board_request("<script>", "0:lobby:0:0")), 5))
     assert bad.status_code == 404 and "<script>" not in bad.body.decode()
 
 
@@ -374,7 +382,7 @@ def moved_answer(poll: Poll, lang: str | None, move) -> dict:
         assert response.status_code == 200
         return json.loads(response.body)
 
-    return asyncio.run(lecture())
+    return run(lecture())
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "es-ES"])
@@ -409,7 +417,7 @@ def test_no_question_comes_with_a_reveal_or_a_class_poll_s_move(routed):
         await asyncio.to_thread(routed.next_question, room.code, room.host_secret)
         return json.loads((await asyncio.wait_for(held, 5)).body)
 
-    assert asyncio.run(poll_room()) == {"stamp": "1:voting:0"}
+    assert run(poll_room()) == {"stamp": "1:voting:0"}
 
 
 def test_a_room_that_moved_on_again_is_not_described_as_the_stamp_it_had(routed):
@@ -435,7 +443,7 @@ def test_one_description_a_room_stamp_and_language_is_shared_by_every_phone():
     async def phones() -> list:
         return await asyncio.gather(*(watch.describe("ROOM", "2:voting:0", lang) for lang in ["en", "es"] * 50))
 
-    assert asyncio.run(phones()) == [{"scene": 1}] * 100
+    assert run(phones()) == [{"scene": 1}] * 100
     assert sorted(told) == [("ROOM", "2:voting:0", "en"), ("ROOM", "2:voting:0", "es")]
 
 

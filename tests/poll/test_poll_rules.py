@@ -163,7 +163,7 @@ def test_an_ended_room_refuses_everything_but_reading(poll):
     assert poll.verify_host(room.code, room.host_secret).phase is Phase.ENDED
     with pytest.raises(NotHost):
         poll.verify_host(room.code, "phone-a")
-    assert "1,masks.causal,1,2,1" in poll.export_csv(room.code, room.host_secret)
+    assert "1,masks.causal,1,B,1" in poll.export_csv(room.code, room.host_secret)
 
 
 # --- votes ------------------------------------------------------------------------------------------
@@ -445,11 +445,33 @@ def test_the_csv_has_counts_per_option_per_round_and_no_identities(poll):
     poll.next_question(room.code, room.host_secret)
     poll.vote(room.code, "phone-c", 1, 1, 3)
     assert poll.export_csv(room.code, room.host_secret) == (
-        "question_number,question_id,round,option_number,votes\n"
-        "1,masks.causal,1,1,1\n1,masks.causal,1,2,1\n1,masks.causal,1,3,1\n"
-        "1,masks.causal,2,1,0\n1,masks.causal,2,2,1\n1,masks.causal,2,3,2\n"  # phone-c's B counts again
-        "2,heads.split,1,1,0\n2,heads.split,1,2,0\n2,heads.split,1,3,0\n2,heads.split,1,4,1\n"
+        "question_number,question_id,round,option,votes\n"  # lettered as the projector and the phones letter them
+        "1,masks.causal,1,A,1\n1,masks.causal,1,B,1\n1,masks.causal,1,C,1\n"
+        "1,masks.causal,2,A,0\n1,masks.causal,2,B,1\n1,masks.causal,2,C,2\n"  # phone-c's B counts again
+        "2,heads.split,1,A,0\n2,heads.split,1,B,0\n2,heads.split,1,C,0\n2,heads.split,1,D,1\n"
     )
+
+
+def test_csv_letters_are_the_projector_s_letters():
+    from attn_poll.export import option_letter
+    from attn_ui.words import live
+
+    assert [option_letter(i) for i in range(26)] == [live.letter(i) for i in range(26)]
+    assert [option_letter(i) for i in (26, 27, 51, 52, 200)] == ["AA", "AB", "AZ", "BA", "GS"]
+
+
+def test_an_ended_room_keeps_its_answer_on_the_board_once_revealed(poll):
+    room = start(poll)
+    poll.vote(room.code, "phone-a", 0, 1, 0)
+    poll.close_round(room.code, room.host_secret)
+    assert not poll.state(room.code).answer_shown
+    poll.reveal(room.code, room.host_secret)
+    assert poll.state(room.code).answer_shown
+    poll.end_room(room.code, room.host_secret)
+    assert poll.state(room.code).answer_shown and poll.projector_view(room.code).state.answer_shown
+    other = start(poll)
+    poll.end_room(other.code, other.host_secret)  # ended while voting: the answer was never shown
+    assert not poll.state(other.code).answer_shown
 
 
 def test_nothing_logged_names_a_student(poll, caplog):
