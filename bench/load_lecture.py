@@ -469,6 +469,9 @@ def main() -> None:
                         help="the old way: ATTN_LAB_STAMP_ROUTE=0, each phone reruns its timed watch fragment "
                              "every 2 s (default: each phone's browser holds a GET of the HTTP stamp route)")
     parser.add_argument("--route", dest="timer", action="store_false", help="the default: the app with its route")
+    parser.add_argument("--board-timer", action="store_true",
+                        help="the host page's board on its one-second timer (ATTN_LAB_BOARD_ROUTE=0), as before the "
+                             "boards' held route: the baseline of answer -> on the projector")
     parser.add_argument("--projector", action="store_true",
                         help="the lecturer is a host page in Chromium (projector mode), moved on by Page Down; "
                              "answer -> on the projector is read from it")
@@ -503,6 +506,8 @@ def main() -> None:
         args.url = deployment.database_url
     url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
     os.environ["ATTN_LAB_DATABASE_URL"] = url  # the server inherits it
+    if args.board_timer:
+        os.environ["ATTN_LAB_BOARD_ROUTE"] = "0"
     poll = Poll(open_store(url, application_name="attn-lab-lecture-bench"))
     questions = [live.live_question(n) for n in range(1, len(live.SCENES) + 1)]
     room = poll.create_room(live.lecture_questions())  # as Go live does, then the first scene

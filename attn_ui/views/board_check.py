@@ -90,7 +90,7 @@ if (!window.__attnBoard) {
 def live(board: Callable[..., None], *args: object) -> None:
     """Draw `board(*args)` as a fragment that is drawn again when the room moves: woken by the held route where it is
     served (the board then calls mark() last), else on a timer. The script is drawn once a page run."""
-    if poll_route.available():
+    if poll_route.board_available():
         st.html(BOARD_JS, unsafe_allow_javascript=True)  # its loop outlives the element; it starts once a window
         st.fragment(board)(*args)
     else:
@@ -102,7 +102,7 @@ def mark(code: str, stamp: tuple) -> None:
     route's address; with the hidden button it presses. Last in the fragment: drawn means the whole board is. A board
     drawn with an error marks ("trouble",), a stamp the route never answers with: it is drawn again once the route
     answers."""
-    if not poll_route.available() or not stamp:
+    if not poll_route.board_available() or not stamp:
         return
     with st.container(key=MARK_KEY):  # as text (escaped by Markdown), never as HTML: the script reads it
         st.markdown(f"`{poll_route.stamp_text(*stamp)}` `{poll_route.stamp_url(st.context.url, code, 'board')}`")

@@ -52,6 +52,7 @@ from attn_ui.views import live_phone, poll_service
 from attn_ui.words import live
 
 ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process that serves the route (served()); "0" asks for none
+BOARD_ROUTE_ENV = "ATTN_LAB_BOARD_ROUTE"  # "0": no boards' route, the boards keep their timer (a bench's baseline)
 PATH = "/_attn/room/{code}/stamp"
 BOARD_PATH = "/_attn/room/{code}/board"
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
@@ -335,12 +336,21 @@ def served() -> list[Route]:
         return []
     os.environ[ROUTE_ENV] = "1"
     watch = Watch()
-    return [Route(PATH, held_stamp(watch), methods=["GET"]), Route(BOARD_PATH, held_board(watch), methods=["GET"])]
+    routes = [Route(PATH, held_stamp(watch), methods=["GET"])]
+    if os.environ.get(BOARD_ROUTE_ENV) != "0":
+        os.environ[BOARD_ROUTE_ENV] = "1"
+        routes.append(Route(BOARD_PATH, held_board(watch), methods=["GET"]))
+    return routes
 
 
 def available() -> bool:
     """Does this process serve the route (app.py's st.App, through served())?"""
     return os.environ.get(ROUTE_ENV) == "1"
+
+
+def board_available() -> bool:
+    """Does this process serve the boards' route?"""
+    return available() and os.environ.get(BOARD_ROUTE_ENV) == "1"
 
 
 def stamp_text(version: int, phase: str, expired: bool, *activity: int) -> str:

@@ -306,15 +306,18 @@ def test_server_exiting_reads_the_signal_handler_of_a_serving_uvicorn(monkeypatc
     assert not poll_route.server_exiting(), "no uvicorn (AppTest, a plain script): never exiting"
 
 
-@pytest.mark.parametrize(("before", "routes", "after"), [(None, 1, "1"), ("1", 1, "1"), ("0", 0, "0")])
-def test_app_py_serves_the_route_unless_asked_not_to(monkeypatch, before, routes, after):
-    if before is None:
-        monkeypatch.delenv(poll_route.ROUTE_ENV, raising=False)
-    else:
-        monkeypatch.setenv(poll_route.ROUTE_ENV, before)
+@pytest.mark.parametrize(("before", "board", "paths", "after"), [
+    (None, None, 2, "1"), ("1", None, 2, "1"), ("0", None, 0, "0"), (None, "0", 1, "1")])
+def test_app_py_serves_the_routes_unless_asked_not_to(monkeypatch, before, board, paths, after):
+    for env, value in ((poll_route.ROUTE_ENV, before), (poll_route.BOARD_ROUTE_ENV, board)):
+        if value is None:
+            monkeypatch.delenv(env, raising=False)
+        else:
+            monkeypatch.setenv(env, value)
     served = poll_route.served()
-    assert [route.path for route in served] == [poll_route.PATH, poll_route.BOARD_PATH][:2 * routes]
+    assert [route.path for route in served] == [poll_route.PATH, poll_route.BOARD_PATH][:paths]
     assert poll_route.available() is (after == "1")
+    assert poll_route.board_available() is (paths == 2)
 
 
 # --- the projectors' board: woken by every vote and every phone that joins, not by a timer ---------------------------
