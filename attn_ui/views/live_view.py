@@ -55,23 +55,21 @@ COLUMNS = (1, 1.5)  # the scene page's story and board
 REVEALED_COLUMNS = (1.25, 1.25)  # at a live lecture's reveal the story holds the answer and the room's spread too
 WHAT_GO_LIVE_DOES = N_("**Go live** opens a room for this lecture: students scan the code once, each scene's "
                        "question then appears on their phones, and the room's predictions are shown when you reveal.")
-# The join screen's address on one line: the longest size that fits, by its length in characters (monospace)
-ADDRESS_SIZES = ((30, "xl"), (38, "l"), (46, "m"), (56, "s"))  # up to this many characters -> this size class
+# The join screen's address on one line at any length: its font is the column's width shared among its characters
+# (Source Code Pro advances 0.6 em a character; 0.62 leaves a hair of room), and never above ADDRESS_MOST_REM
+ADDRESS_EM_PER_CHARACTER = 0.62
+ADDRESS_MOST_REM = 2.6
 JOIN_CSS = """
 <style>
 .st-key-live-join-screen { gap: 0.4rem !important; }
 [data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-code p { font-size: 6rem !important;
   font-weight: 800 !important; letter-spacing: 0.12em; line-height: 1.05 !important;
   font-family: "Source Code Pro", ui-monospace, monospace !important; }
-[data-testid="stMain"] .st-key-live-join-screen [class*="st-key-live-join-address-"] p { white-space: nowrap !important;
+.st-key-live-join-screen .st-key-live-join-address { container-type: inline-size; }
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address p { white-space: nowrap !important;
   overflow: hidden; text-overflow: clip; line-height: 1.2 !important; }
-[data-testid="stMain"] .st-key-live-join-screen [class*="st-key-live-join-address-"] p code {
+[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address p code {
   font-size: 1em !important; padding: 0 !important; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-xl p { font-size: 2.6rem !important; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-l p { font-size: 2.1rem !important; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-m p { font-size: 1.75rem !important; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-s p { font-size: 1.45rem !important; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address-xs p { font-size: 1.15rem !important; }
 [data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-phones p { font-size: 2rem !important;
   font-weight: 700 !important; }
 .st-key-live-join-screen img { image-rendering: pixelated; }
@@ -350,9 +348,12 @@ def _act(work: Callable[[], object]) -> None:
     _note(str(error) if error else None)
 
 
-def address_size(address: str) -> str:
-    """The size class that keeps the join address on one line."""
-    return next((size for most, size in ADDRESS_SIZES if len(address) <= most), "xs")
+def address_css(address: str) -> str:
+    """The join address's font: as large as ADDRESS_MOST_REM, as small as its column's width shared among its
+    characters (cqi: a hundredth of the container's width), so that it stays on one line for any host."""
+    share = 100 / (ADDRESS_EM_PER_CHARACTER * max(len(address), 1))
+    return ("<style>[data-testid=\"stMain\"] .st-key-live-join-screen .st-key-live-join-address p "
+            f"{{ font-size: min({ADDRESS_MOST_REM}rem, {share:.3f}cqi) !important; }}</style>")
 
 
 def join_screen(live_host: Host, number: int) -> None:
@@ -367,7 +368,8 @@ def join_screen(live_host: Host, number: int) -> None:
         with words:
             st.subheader(_("Join the lecture on your phone"), anchor=False)
             st.markdown(_("Scan the code, or go to"))
-            with st.container(key=f"live-join-address-{address_size(live_host.link.short)}"):
+            st.html(address_css(live_host.link.short))
+            with st.container(key="live-join-address"):
                 st.markdown(f"`{live_host.link.short}`")
             st.markdown(_("Room code"))
             with st.container(key="live-join-code"):

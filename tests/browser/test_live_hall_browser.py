@@ -6,8 +6,9 @@ phones at 390x844, each against a server of its own (`streamlit run app.py`).
   host's rights with no secret in the address; a host link opened again in another browser still gives them, and its
   address drops `host=` in place; "Copy the host link" puts the link on the clipboard without drawing it.
 - The join screen for the back row: the room code at 64 px or more, the QR code 300 px or more, and the QR code read
-  from a photo of the whole screen scaled to 25%; the address on one line; the phones in the room, live; J brings it
-  and takes it away without moving the lecture.
+  from a photo of the whole screen scaled to 25%; the address on one line, also for a host name of 40 characters
+  (Chromium maps it to loopback); the phones in the room, live; J brings it and takes it away without moving the
+  lecture.
 - A phone: Enter in the code box joins; the browser's Back returns to a join form that offers the room again; a second
   tab of the same browser follows a vote made in the first.
 """
@@ -79,9 +80,10 @@ def cookie(context, code: str) -> str:
 
 
 def go_live(browser, server):
+    """Go live from a projector at 1280x720; `server` is the running app or its address."""
     context = harness.new_context(browser, 1280, 720)
     page = context.new_page()
-    page.goto(f"{server.url}Lecture_scenes?mode=projector", timeout=SLOW_MS)
+    page.goto(f"{getattr(server, 'url', server)}Lecture_scenes?mode=projector", timeout=SLOW_MS)
     harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
     page.locator(".st-key-live-go button").first.click()
     settle(page)
@@ -162,7 +164,7 @@ def test_the_join_screen_reads_from_the_back_row(browser, hall):
     sizes = page.evaluate("""() => {
       const code = document.querySelector('.st-key-live-join-code p');
       const qr = document.querySelector('.st-key-live-join-screen img');
-      const address = document.querySelector('[class*="st-key-live-join-address-"] p');
+      const address = document.querySelector('.st-key-live-join-address p');
       const line = parseFloat(getComputedStyle(address).lineHeight);
       return {code: parseFloat(getComputedStyle(code).fontSize), qr: qr.getBoundingClientRect().width,
               qrBottom: qr.getBoundingClientRect().bottom, addressLines: address.getBoundingClientRect().height / line,
@@ -192,6 +194,31 @@ def test_the_join_screen_reads_from_the_back_row(browser, hall):
     assert (after.question_index, after.phase) == (before.question_index, before.phase), "the lecture did not move"
     phone.context.close()
     context.close()
+
+
+LONG_HOST = "attention-lab.lecture-hall-b.example.edu"  # a host name of 40 characters
+
+
+def test_the_join_address_stays_on_one_line_for_a_host_name_of_40_characters(browser, tmp_path):
+    assert len(LONG_HOST) == 40
+    with harness.server_with_database(tmp_path, "app.py") as (server, __):
+        mapped = browser.browser_type.launch(executable_path=str(harness.CHROMIUM), headless=True,
+                                             args=[*harness.CHROMIUM_ARGS, "--host-resolver-rules=MAP * 127.0.0.1"])
+        try:
+            context, page, code, __ = go_live(mapped, server.url.replace("127.0.0.1", LONG_HOST))
+            line = page.evaluate("""() => {
+              const address = document.querySelector('.st-key-live-join-address p');
+              const style = getComputedStyle(address);
+              return {text: address.innerText, font: parseFloat(style.fontSize),
+                      lines: address.getBoundingClientRect().height / parseFloat(style.lineHeight),
+                      fits: address.scrollWidth <= address.clientWidth + 1};
+            }""")
+            assert line["text"].startswith(LONG_HOST) and line["text"].endswith(code), line
+            assert line["lines"] < 1.5 and line["fits"], line
+            assert line["font"] >= 15, line  # read from the middle of the hall; the QR code serves the back row
+            context.close()
+        finally:
+            mapped.close()
 
 
 def test_a_phone_joins_with_enter_returns_after_back_and_a_second_tab_follows(browser, hall):
