@@ -11,7 +11,7 @@ if __name__ == "__main__":  # a page view; imported to find `app`, the file need
     from attn_lang import _
     from attn_ui.widgets import lang, panels, projector, share, state, theme
     from attn_ui.widgets.controls import lab_controls
-    from attn_ui.widgets.join import back_to_lecture, join_switch, lecture_view
+    from attn_ui.widgets.join import back_to_lecture, follow_lecture_of_lab, join_switch, lecture_view
     from attn_ui.widgets.look import apply_look
     from attn_ui.widgets.nav import page_menu, sidebar_nav
     from attn_ui.widgets.page import back_to_lesson, lesson_view, newcomer_line
@@ -57,6 +57,7 @@ def page() -> None:
     lang.choose()
     st.set_page_config(page_title=_("Attention Lab"), page_icon=":material/grid_view:", layout="wide")
     apply_look()
+    follow_lecture_of_lab()  # a Lab a lecture's phone opened: no way to the scenes in its menu
     sidebar_nav()
     st.title(_("Attention Lab"))
     back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar

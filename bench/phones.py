@@ -1,5 +1,9 @@
 """The light phone clients of the poll and lecture benches, and what both benches share to run them.
 
+These phones are Streamlit sessions: the app's phone as it was until the phone's own page (attn_phone, `/j/CODE`;
+bench/phone_load.py drives that one). The app now sends a student's Class_poll address to the phone's page, so these
+benches measure a checkout from before it (their tree or `--against` option), as the baseline of phone_load.py.
+
 bench/load_poll.py (a class poll round) and bench/load_lecture.py (a lecture of live scenes) both drive their
 phones from here, so that neither imports the other:
 - Phone and Tally: one student's phone over Streamlit's own protocol (a websocket to /_stcore/stream, BackMsg up,
@@ -48,7 +52,7 @@ sys.path.insert(0, str(REPO_ROOT))
 import harness  # noqa: E402
 import load  # noqa: E402  (the Lab's light client)
 
-from attn_ui.views.poll_phone import ASK_CARD_AFTER_MS  # noqa: E402
+ASK_CARD_AFTER_MS = 200  # the Streamlit phone's script (attn_ui/views/poll_phone.py until the phone's own page)
 
 if TYPE_CHECKING:
     from attn_ui.words import live

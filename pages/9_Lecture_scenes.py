@@ -11,7 +11,7 @@ import streamlit as st
 
 from attn_core.query import read_flag
 from attn_lang import N_, _
-from attn_ui.views import live_phone, live_view, scene_board, scene_nav, train_view
+from attn_ui.views import live_view, scene_board, scene_nav, train_view
 from attn_ui.widgets import panels, projector, state
 from attn_ui.widgets.page import lesson_page
 from attn_ui.words.scenes import SCENES, scene_number, scene_words
@@ -26,7 +26,7 @@ panels.show_notes([note, reveal_note], big)
 lecture, number, revealed = live_view.host(number, revealed)
 scene = SCENES[number - 1]
 words = scene_words(scene)
-asked = live_phone.question(number)
+asked = live_view.question(number)
 result = state.cached_compute(scene.settings)
 
 live_view.show_note()

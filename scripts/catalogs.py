@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from attn_lang.catalogs import DOMAIN, LOCALES  # noqa: E402 -- after the path is set
 
 POT = LOCALES / f"{DOMAIN}.pot"
-SOURCES = ("app.py", "pages", "attn_core", "attn_poll", "attn_ui")
+SOURCES = ("app.py", "pages", "attn_core", "attn_poll", "attn_phone", "attn_ui")
 KEYWORDS = ("_", "N_", "_n:1,2", "N_n:1,2")
 WIDTH = "120"
 

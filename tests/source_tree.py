@@ -12,7 +12,8 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_NAMES = tuple(
-    name for name in ("attn_core", "attn_ui", "attn_poll", "attn_lang") if (REPO_ROOT / name / "__init__.py").is_file()
+    name for name in ("attn_core", "attn_ui", "attn_poll", "attn_phone", "attn_lang")
+    if (REPO_ROOT / name / "__init__.py").is_file()
 )
 
 

@@ -5,8 +5,8 @@ scenes page's address (`room`), so Next, Back, a reload and the browser's Back k
 never goes on the screen: the browser that went live (or opened the host link once) holds it (host_access). The
 room has one scene and one phase, and only a lecturer's act moves it (Next, Back, a key, the browser's Back on the
 page that drives it: drive()); a host page opened elsewhere, or reloaded, shows the room where it is, and two host
-pages follow each other. Phones follow on any replica, because the room lives in the database. Phones are the class
-poll's student face (pages/10_Class_poll.py?room=CODE; attn_ui/views/live_phone.py draws a scene there).
+pages follow each other. Phones follow on any replica, because the room lives in the database. Phones answer on the
+phone's page (`/j/CODE`, attn_phone), which shows each scene's question there.
 
 The join screen (join code, QR code, address, phones in the room) fills the board after Go live, and comes back at
 any scene from the room's badge or the J key, without moving the lecture; moving the lecture hides it.
@@ -34,7 +34,7 @@ from attn_lang import N_, _, _n, current_language
 from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomMoved, RoomState
 from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
-from attn_ui.views import board_check, host_access, live_phone, poll_service, scene_nav
+from attn_ui.views import board_check, host_access, poll_service, scene_nav
 from attn_ui.widgets import join, panels, projector
 from attn_ui.words import live, poll_words
 
@@ -59,16 +59,30 @@ WHAT_GO_LIVE_DOES = N_("**Go live** opens a room for this lecture: students scan
 # (Source Code Pro advances 0.6 em a character; 0.62 leaves a hair of room), and never above ADDRESS_MOST_REM
 ADDRESS_EM_PER_CHARACTER = 0.62
 ADDRESS_MOST_REM = 2.6
+ADDRESS_STEP = 2  # characters a size class spans
+ADDRESS_LONGEST = 120  # a host name of 90 characters and more
+
+
+def _address_css() -> str:
+    """One rule a size class (address_size): the font that shares the column's width (cqi: a hundredth of the
+    container's width) among that many characters, never above ADDRESS_MOST_REM."""
+    rules = [f"[data-testid=\"stMain\"] .st-key-live-join-screen .st-key-live-join-address-{size} p {{ font-size: "
+             f"min({ADDRESS_MOST_REM}rem, {100 / (ADDRESS_EM_PER_CHARACTER * size):.3f}cqi) !important; }}"
+             for size in range(ADDRESS_STEP, ADDRESS_LONGEST + 1, ADDRESS_STEP)]
+    return "<style>\n" + "\n".join(rules) + "\n</style>"
+
+
+ADDRESS_CSS = _address_css()
 JOIN_CSS = """
 <style>
 .st-key-live-join-screen { gap: 0.4rem !important; }
 [data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-code p { font-size: 6rem !important;
   font-weight: 800 !important; letter-spacing: 0.12em; line-height: 1.05 !important;
   font-family: "Source Code Pro", ui-monospace, monospace !important; }
-.st-key-live-join-screen .st-key-live-join-address { container-type: inline-size; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address p { white-space: nowrap !important;
+.st-key-live-join-screen [class*="st-key-live-join-address-"] { container-type: inline-size; }
+[data-testid="stMain"] .st-key-live-join-screen [class*="st-key-live-join-address-"] p { white-space: nowrap !important;
   overflow: hidden; text-overflow: clip; line-height: 1.2 !important; }
-[data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-address p code {
+[data-testid="stMain"] .st-key-live-join-screen [class*="st-key-live-join-address-"] p code {
   font-size: 1em !important; padding: 0 !important; }
 [data-testid="stMain"] .st-key-live-join-screen .st-key-live-join-phones p { font-size: 2rem !important;
   font-weight: 700 !important; }
@@ -348,12 +362,21 @@ def _act(work: Callable[[], object]) -> None:
     _note(str(error) if error else None)
 
 
-def address_css(address: str) -> str:
-    """The join address's font: as large as ADDRESS_MOST_REM, as small as its column's width shared among its
-    characters (cqi: a hundredth of the container's width), so that it stays on one line for any host."""
-    share = 100 / (ADDRESS_EM_PER_CHARACTER * max(len(address), 1))
-    return ("<style>[data-testid=\"stMain\"] .st-key-live-join-screen .st-key-live-join-address p "
-            f"{{ font-size: min({ADDRESS_MOST_REM}rem, {share:.3f}cqi) !important; }}</style>")
+@st.cache_resource(show_spinner=False, max_entries=256)
+def cached_question(number: int, lang_code: str) -> live.Live:
+    """Scene `number`'s live question in one language (frozen), built once a server."""
+    return live.live_question(number)
+
+
+def question(number: int) -> live.Live:
+    """Scene `number`'s live question in the language of this run."""
+    return cached_question(number, current_language())
+
+
+def address_size(address: str) -> int:
+    """The join address's size class: its length in characters, rounded up to ADDRESS_STEP (ADDRESS_CSS has a rule
+    for each, up to ADDRESS_LONGEST; a longer address gets the last, and may be cut at the column's edge)."""
+    return min(ADDRESS_LONGEST, -(-max(len(address), 1) // ADDRESS_STEP) * ADDRESS_STEP)
 
 
 def join_screen(live_host: Host, number: int) -> None:
@@ -368,8 +391,8 @@ def join_screen(live_host: Host, number: int) -> None:
         with words:
             st.subheader(_("Join the lecture on your phone"), anchor=False)
             st.markdown(_("Scan the code, or go to"))
-            st.html(address_css(live_host.link.short))
-            with st.container(key="live-join-address"):
+            st.html(ADDRESS_CSS)
+            with st.container(key=f"live-join-address-{address_size(live_host.link.short)}"):
                 st.markdown(f"`{live_host.link.short}`")
             st.markdown(_("Room code"))
             with st.container(key="live-join-code"):
@@ -478,7 +501,7 @@ def spread(live_host: Host, revealed: bool, wide: bool, lines: bool = True, char
     number = live.scene_of(view.state.question_id)
     if number is None or view.counts is None or not view.counts.rounds:
         return
-    spread_block(live_phone.question(number), view, revealed, wide, lines, chart)
+    spread_block(question(number), view, revealed, wide, lines, chart)
 
 
 def spread_block(question: live.Live, view: ProjectorView, revealed: bool, wide: bool = False, lines: bool = True,

@@ -17,7 +17,6 @@ from attn_poll.codes import normalise_room_code
 from attn_ui.quiz.bank import SECTIONS
 from attn_ui.quiz.poll_questions import POLL_QUESTIONS
 from attn_ui.views import poll_parts, poll_service
-from attn_ui.views.poll_phone import JOINED_KEY
 from attn_ui.widgets import join, lang
 
 OPEN_NOTE_KEY = "poll.open.note"
@@ -51,21 +50,9 @@ def _open_room() -> None:
     st.query_params.from_dict({"room": room.code, **lang.url_view()})  # no secret in the address
 
 
-def _joined_before() -> str | None:
-    """The room this session joined as a student, if any (a phone that pressed Back from its question)."""
-    joined = st.session_state.get(JOINED_KEY)
-    return joined if isinstance(joined, str) and joined else None
-
-
 def open_face(problem: str = "") -> None:
     poll_parts.show_problem(problem)
     poll_parts.show_note()
-    joined = _joined_before()
-    if joined is not None:  # Back from the phone's question: one tap returns to it
-        st.page_link(POLL_PAGE, label=_("Return to room {code}", code=joined), icon=":material/login:",
-                     query_params={"room": joined, **lang.url_view()})
-        if not st.session_state.get(TYPED_KEY):
-            st.session_state[TYPED_KEY] = joined
     with st.form("poll-join-form", border=True, enter_to_submit=True):
         st.markdown(_("**Join a room.** Type the code shown on the projector."))
         st.text_input(_("Room code"), key=TYPED_KEY, max_chars=40, placeholder=_("For example 7KD3Q9X"))

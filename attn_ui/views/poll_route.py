@@ -1,27 +1,20 @@
-"""The phones' cheap check, as a plain HTTP route beside Streamlit: "has this room moved?" with no script run.
+"""The rooms' held checks and the phone's page, as plain HTTP routes beside Streamlit: "has this room moved?" with no
+script run.
 
-An idle phone of the class poll (and of a live lecture) must find out within 2 s that the room moved on. As a
-Streamlit fragment on a timer that costs a script run every 2 s per phone (about 8 to 10 ms of server CPU, most of
-it Streamlit's own). `streamlit run app.py` (Community Cloud, the image, deploy/) serves the app as an `st.App`
-with this route, `GET /_attn/room/<CODE>/stamp`, which answers with the room's stamp (Poll.room_stamp: one indexed
-read) as JSON. The phone's page then polls the route from the browser (poll_view.PHONE_JS) and reruns its fragment
-only when the stamp differs from the one it was drawn with. Without the route (ATTN_LAB_STAMP_ROUTE=0, or a page
-run by AppTest) phones keep the timed fragment; a browser whose check is answered by something other than the
-route presses Refresh on a timer instead.
+`streamlit run app.py` (Community Cloud, the image, deploy/) serves the app as an `st.App` with these routes:
 
-The check is held (a long poll): a GET that says `?since=<the stamp the page was drawn with>` is answered at once
-when the room's stamp differs, and otherwise held until it does, for at most HOLD_S. A scene change then reaches a
-phone's browser within CHECK_S instead of within a 2-second timer, and an idle phone costs one request every HOLD_S
-instead of one every 2 s. The held requests of one room share one database read every CHECK_S (Watch), however
-many phones wait on it, and all wake at once when it moves. A host action made in this same process (the lecturer's
-page served by this replica, as always with one process) nudges the room's loop to read at once (Poll.on_moved).
-A GET without `since` is answered at once (the same answer, for a bench or a person).
+- the phone's page (attn_phone: `/j`, `/j/<CODE>` and its answers and held wait), always;
+- `GET /_attn/room/<CODE>/board`, held by a lecturer's board (board_check) until the room's whole stamp moves (a host
+  action, a vote, a phone joining): the board redraws then, not on a timer;
+- `GET /_attn/room/<CODE>/stamp`, the same on the room's stamp less its activity (a host action or the clock): what
+  the phone's page follows, for a script or a person.
 
-A phone's page also says its language (`&lang=`). When the answer tells it that a live lecture's room moved to a new
-scene's question, the answer carries that scene's heading and question in that language (live_phone.announcement),
-so the browser shows the question at once; the fragment's run then draws the page with the answer box, which for
-150 phones on one core takes most of a second. One description is made per room, stamp and language (Watch.describe)
-and shared by every phone that hears of it.
+A check is held (a long poll): a GET that says `?since=<the stamp the page was drawn with>` is answered at once when
+the room's stamp differs, and otherwise held until it does, for at most HOLD_S. The held requests of one room share
+one database read every CHECK_S (Watch), however many wait on it, and all wake at once when it moves. A write made in
+this same process (a host action, a vote, a join) nudges the room's loop to read at once (Poll.on_moved). A GET
+without `since` is answered at once. ATTN_LAB_STAMP_ROUTE=0 leaves the two held checks out (the boards keep their
+one-second timer: a bench's baseline); ATTN_LAB_BOARD_ROUTE=0 the boards' alone.
 
 Nothing here keeps the poll's state in Python: the Poll is the pages' own (poll_service, one engine and pool a
 process) and every answer comes from a query, so each replica behind the proxy answers for every room. Watch holds
@@ -45,11 +38,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from attn_lang import language_for
-from attn_poll import Phase, PollError
+from attn_phone.routes import Phones
+from attn_poll import PollError
 from attn_poll.store import DatabaseError
-from attn_ui.views import live_phone, poll_service
-from attn_ui.words import live
+from attn_ui.views import poll_service
 
 ROUTE_ENV = "ATTN_LAB_STAMP_ROUTE"  # "1" in a process that serves the route (served()); "0" asks for none
 BOARD_ROUTE_ENV = "ATTN_LAB_BOARD_ROUTE"  # "0": no boards' route, the boards keep their timer (a bench's baseline)
@@ -61,7 +53,6 @@ CHECK_S = 0.1  # how often a room with held requests is read again: a scene chan
 ALIVE_S = 1.0  # how often a held request asks whether its browser is still there
 MAX_HELD = 2000  # held requests in one process; past it a request is answered at once (its browser asks in 2 s)
 MAX_SINCE = 64  # a stamp is "version:phase:expired:activity", about 20 characters; a longer `since` is no stamp of ours
-MAX_DESCRIBED = 256  # descriptions kept for the rooms' latest stamps, per language; past it the oldest go
 
 
 def read_stamp(code: str) -> str:
@@ -87,25 +78,8 @@ def refusal(error: PollError | DatabaseError) -> JSONResponse:
     return JSONResponse({"error": "database unavailable"}, status_code=503, headers=dict(NO_STORE))
 
 
-def answer(value: str, ask: dict | None = None) -> JSONResponse:
-    return JSONResponse({"stamp": value} if ask is None else {"stamp": value, "ask": ask}, headers=dict(NO_STORE))
-
-
-def describe_room(code: str, stamp: str, lang: str) -> dict | None:
-    """What the room's phones are about to draw, for their browsers to show first: the scene's heading and question
-    (live_phone.announcement) when the room with this stamp is a live lecture's, asking a scene's question; None for
-    anything else (a class poll's room, a closed or revealed round, a room that has moved on again, no database)."""
-    version, __, rest = stamp.partition(":")
-    if not rest.startswith(f"{Phase.VOTING}:"):
-        return None
-    try:
-        state = poll_service.process_poll().state(code)
-    except (PollError, DatabaseError):
-        return None
-    number = live.scene_of(state.question_id)
-    if number is None or state.phase is not Phase.VOTING or str(state.version) != version:
-        return None
-    return live_phone.announcement(number, lang)
+def answer(value: str) -> JSONResponse:
+    return JSONResponse({"stamp": value}, headers=dict(NO_STORE))
 
 
 def stamp(request: Request, view: Callable[[str], str] = room_view) -> JSONResponse:
@@ -175,11 +149,8 @@ class Watch:
 
     def __init__(self, read: Callable[[str], str] = read_stamp, clock: Callable[[], float] = time.monotonic,
                  exiting: Callable[[], bool] = server_exiting,
-                 listen: Callable[[Callable[[str], None]], None] | None = listen_to_hosts,
-                 tell: Callable[[str, str, str], dict | None] = describe_room) -> None:
+                 listen: Callable[[Callable[[str], None]], None] | None = listen_to_hosts) -> None:
         self.read = read
-        self.tell = tell
-        self.described: dict[tuple[str, str, str], asyncio.Future] = {}
         self.clock = clock
         self.exiting = exiting
         self.listen = listen  # called once, with nudge: after that, a host action of this process nudges its room
@@ -210,18 +181,6 @@ class Watch:
             entry = (self.clock(), asyncio.ensure_future(run_in_threadpool(self.read, code)))
             self.reads[code] = entry
         return entry
-
-    async def describe(self, code: str, stamp: str, lang: str) -> dict | None:
-        """The room's description at this stamp in this language (describe_room), made once and shared by every
-        phone that hears of the same move."""
-        key = (code, stamp, lang)
-        future = self.described.get(key)
-        if future is None:
-            if len(self.described) >= MAX_DESCRIBED:  # dicts keep their order: the oldest descriptions go first
-                for old in list(self.described)[:MAX_DESCRIBED // 2]:
-                    del self.described[old]
-            future = self.described[key] = asyncio.ensure_future(run_in_threadpool(self.tell, code, stamp, lang))
-        return await asyncio.shield(future)
 
     async def stamp(self, code: str, started_after: float) -> str:
         return await asyncio.shield(self._read(code, started_after)[1])
@@ -299,13 +258,9 @@ def held_stamp(watch: Watch) -> Callable:
         if since is None or len(since) > MAX_SINCE:
             return await run_in_threadpool(stamp, request)
         try:
-            value = await watch.until_moved(request, code, since)
+            return answer(await watch.until_moved(request, code, since))
         except (PollError, DatabaseError) as error:
             return refusal(error)
-        lang = language_for(request.query_params.get("lang"))
-        if lang is None or value == since:
-            return answer(value)
-        return answer(value, await watch.describe(code, value, lang))
 
     return endpoint
 
@@ -328,15 +283,16 @@ def held_board(watch: Watch) -> Callable:
 
 
 def served() -> list[Route]:
-    """What app.py's st.App adds to Streamlit's own routes: the phones' route and the boards' route, with the Watch
+    """What app.py's st.App adds to Streamlit's own routes: the phone's page, the rooms' held checks with the Watch
     their held requests share (one per process, made here, never at import), and the mark that this process serves
-    them (available()). ATTN_LAB_STAMP_ROUTE=0 leaves both out: the phones keep their timed fragment and the boards
-    their one-second timer (a bench's baseline, or a host whose proxy passes only Streamlit's own paths)."""
-    if os.environ.get(ROUTE_ENV) == "0":
-        return []
-    os.environ[ROUTE_ENV] = "1"
+    the checks (available()). ATTN_LAB_STAMP_ROUTE=0 leaves the checks out (the boards keep their one-second timer; a
+    bench's baseline), and ATTN_LAB_BOARD_ROUTE=0 the boards' alone; the phone's page is always served."""
     watch = Watch()
-    routes = [Route(PATH, held_stamp(watch), methods=["GET"])]
+    phones = Phones(poll_service.process_poll, lambda request, code, since: watch.until_moved(request, code, since))
+    if os.environ.get(ROUTE_ENV) == "0":
+        return phones.routes()
+    os.environ[ROUTE_ENV] = "1"
+    routes = [*phones.routes(), Route(PATH, held_stamp(watch), methods=["GET"])]
     if os.environ.get(BOARD_ROUTE_ENV) != "0":
         os.environ[BOARD_ROUTE_ENV] = "1"
         routes.append(Route(BOARD_PATH, held_board(watch), methods=["GET"]))

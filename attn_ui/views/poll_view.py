@@ -1,8 +1,9 @@
 """The class poll on screen: which face the address asks for, and the page's frame.
 
 No room -> open a room or join one by its code (poll_open); a room this browser hosts -> the host's controls and
-projector board (poll_host); any other room -> a student's phone (poll_phone, and live_phone for a live lecture's
-scenes). A browser hosts a room when it opened it, or opened its host link (`?room=CODE&host=SECRET`) once: the
+projector board (poll_host); any other room -> the phone's page (attn_phone, `/j/CODE`: the app's routes send an old
+`?room=CODE` link there before Streamlit loads; a code typed in this page's form goes there from student_face).
+A browser hosts a room when it opened it, or opened its host link (`?room=CODE&host=SECRET`) once: the
 secret then lives in the session and a cookie, never in the address or on the screen (host_access). Every poll call
 goes through poll_service.attempt: an error becomes its sentence, never a traceback.
 """
@@ -16,15 +17,24 @@ import streamlit as st
 from attn_lang import _
 from attn_poll import NotHost, PollError, RoomExpired, RoomNotFound, StorageError
 from attn_poll.codes import normalise_room_code
-from attn_ui.views import host_access, live_phone, poll_service
+from attn_ui.views import host_access, poll_parts, poll_service
 from attn_ui.views.poll_host import host_face
 from attn_ui.views.poll_open import open_face
-from attn_ui.views.poll_phone import student_face
-from attn_ui.widgets import lang, look, projector
+from attn_ui.widgets import join, lang, look, projector
+from attn_ui.widgets.marks import follow_mark_script
 from attn_ui.widgets.nav import sidebar_nav
-from attn_ui.words import live
 
 __all__ = ["Face", "face", "frame", "host_face", "open_face", "student_face"]
+
+# Sends the browser to the phone's page of the room its mark names, in place (Back does not return here), on the
+# app's own base path, keeping the page's language.
+PHONE_GO_JS = follow_mark_script("attn-phone-go", "phonego", """
+  const apply = (code) => {
+    if (!/^[0-9A-Z]{7}$/.test(code)) return;
+    const base = location.pathname.replace("/~/+", "").replace(/\\/[^/]*$/, "");
+    const lang = new URLSearchParams(location.search).get("lang");
+    location.replace(base + "/j/" + code + (lang ? "?lang=" + encodeURIComponent(lang) : ""));
+  };""")
 
 
 @dataclass(frozen=True)
@@ -75,8 +85,20 @@ def face() -> Face:
         return Face("host", code, held)
     if isinstance(link_error, NotHost):
         return Face("student", code, problem=str(link_error))
-    state, error = poll_service.attempt(lambda: poll_service.poll().state(code))
+    __, error = poll_service.attempt(lambda: poll_service.poll().state(code))
     if isinstance(error, RoomNotFound | RoomExpired):  # a mistyped or old code: offer to type it again
         return Face("open", problem=str(error))
-    live_phone.follow_lecture(code, state if error is None and live.scene_of(state.question_id) else None)
     return Face("student", code)  # storage trouble: the phone shows the note and retries by itself
+
+
+def student_face(code: str, problem: str = "") -> None:
+    """A student's room is answered on the phone's page, not here: say where it is and send the browser there (a
+    mark with the room's code, which PHONE_GO_JS follows; the app's routes send an old link there before this page
+    ever loads, so this is for a code typed in this page's form, or a page switched to from the Lab)."""
+    poll_parts.show_problem(problem)
+    st.markdown(_("Room {code} is answered on its page for phones.", code=code))
+    label = _("Open room {code}", code=code)
+    st.markdown(f"[{label}]({join.phone_path(st.context.url, code, **lang.url_view())})")
+    if not problem:
+        with st.container(key=f"attn-phonego-{code}"):  # the mark: a room code is 7 of [0-9A-Z]
+            st.html(PHONE_GO_JS, unsafe_allow_javascript=True)

@@ -12,7 +12,7 @@ Session state used here:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 import streamlit as st
 
@@ -25,7 +25,7 @@ from attn_ui.widgets import lang
 ROOM_KEY = "poll.room"
 SHOW_KEY = "poll.showjoin"
 SWITCH_KEY = "poll.showjoin.switch"
-POLL_PATH = "/Class_poll"  # where Streamlit serves pages/10_Class_poll.py
+PHONE_PATH = "/j/"  # + a room's code: the phone's page (attn_phone), served beside Streamlit by app.py's routes
 CLOUD_FRAME = "/~/+"  # Community Cloud's frame around the app: students must not get it in their link
 
 
@@ -41,11 +41,18 @@ class JoinLink:
 
 
 def join_url(page_url: str | None, code: str) -> str:
-    """The student link for a room, on the same host as the page in view (st.context.url)."""
+    """The student link for a room, on the same host as the page in view (st.context.url): the phone's page,
+    `/j/CODE`, short enough for the back row to type."""
     parts = urlsplit(page_url or "")
     root = f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
-    base = parts.path.replace(CLOUD_FRAME, "").rsplit("/", 1)[0]  # the app's own base path, without the page
-    return f"{root}{base}{POLL_PATH}?{urlencode({'room': code})}"
+    return f"{root}{phone_path(page_url, code)}"
+
+
+def phone_path(page_url: str | None, code: str, **query: str) -> str:
+    """The phone's page for a room as a path on this server (the app's own base path kept, Cloud's frame left out)."""
+    base = urlsplit(page_url or "").path.replace(CLOUD_FRAME, "").rsplit("/", 1)[0]
+    kept = {key: value for key, value in query.items() if value}
+    return f"{base}{PHONE_PATH}{quote(code, safe='')}" + (f"?{urlencode(kept)}" if kept else "")
 
 
 def remember(code: str) -> JoinLink:
@@ -91,7 +98,7 @@ def join_switch() -> None:
 
 
 LECTURE_VIEW_KEY = "room"  # on the Lab: the live lecture a phone opened it from
-FOLLOW_KEY = "live.phone.room"  # the live lecture this session follows as a student while it runs (live_phone)
+FOLLOW_KEY = "live.phone.room"  # the live lecture a phone opened this session's Lab from (back_to_lecture)
 
 
 def following_lecture() -> str | None:
@@ -111,10 +118,23 @@ def lecture_view() -> dict[str, str]:
         return {}
 
 
-def back_to_lecture() -> None:
-    """On the Lab, at the top: "Back to the lecture" when a live lecture's phone opened it (`room=CODE`). One tap
-    returns to the lecture's current scene."""
+def follow_lecture_of_lab() -> None:
+    """On the Lab, before the page menu is drawn: a Lab opened from a live lecture's phone (`room=CODE`) follows that
+    lecture, so the menu leaves the Lecture scenes out (their revealed steps hold every answer); a Lab opened without
+    it follows none."""
     kept = lecture_view()
     if kept:
-        st.page_link("pages/10_Class_poll.py", label=_("Back to the lecture"), icon=":material/cast_connected:",
-                     query_params={"room": kept[LECTURE_VIEW_KEY], **lang.url_view()})
+        st.session_state[FOLLOW_KEY] = kept[LECTURE_VIEW_KEY]
+    else:
+        st.session_state.pop(FOLLOW_KEY, None)
+
+
+def back_to_lecture() -> None:
+    """On the Lab, at the top: "Back to the lecture" when a live lecture's phone opened it (`room=CODE`). One tap
+    returns to the phone's page of the lecture, in the same tab."""
+    kept = lecture_view()
+    if not kept:
+        return
+    # the Class poll page sends a student's room to the phone's page (poll_view.student_face), in this tab
+    st.page_link("pages/10_Class_poll.py", label=_("Back to the lecture"), icon=":material/cast_connected:",
+                 query_params={"room": kept[LECTURE_VIEW_KEY], **lang.url_view()})

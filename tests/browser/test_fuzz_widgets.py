@@ -166,8 +166,9 @@ def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
     host_room = poll.create_room([("causal-why", 3), ("code-order", 4)])
     vote_room = poll.create_room([("causal-why", 3)])
     poll.next_question(vote_room.code, vote_room.host_secret)
-    # Live lectures: a phone on a number scene (scene 2's number box and Send) and on a choice scene (scene 6's
-    # radio), and the lecturer's Lecture scenes page with its room (Go live's badge, Show the answers, Vote again).
+    # Live lectures: the lecturer's Lecture scenes page with its room (Go live's badge, Show the answers, Vote
+    # again), and a student's address on the Class poll page (a page that sends the browser to the phone's page,
+    # attn_phone, whose forms tests/poll/test_phone_routes.py sends what no form would).
     lectures = {}
     for scene in (2, 6):
         lectures[scene] = poll.create_room(live.lecture_questions())
@@ -196,15 +197,9 @@ def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
                 # this one as a browser does, in the same session, and check it still works.
                 session.page_hash, session.page_name, session.query = "", page, query
                 after = await session.run((), timeout=RUN_TIMEOUT_S)
-                if after.exceptions or not after.widgets():
+                if after.exceptions or (not after.widgets() and "&v=" not in query):  # a student's: no widget
                     problems.append(f"{page}?{query}: no valid page afterwards: {after.exceptions[:1]}")
                     continue
-                if query.startswith(f"room={vote_room.code}"):  # a real vote still counts, once
-                    radios = [(i, e) for i, (k, e, _) in after.widgets().items() if k == "radio"]
-                    assert radios, "the student's vote is still offered"
-                    radio_id, radio = radios[0]
-                    voted = await session.run([state(radio_id, "string_value", radio.options[1])])
-                    assert not voted.exceptions
             finally:
                 await session.__aexit__(None, None, None)
 
@@ -216,7 +211,7 @@ def test_no_widget_value_makes_a_traceback_on_any_page(database_url, tmp_path):
     assert not problems, "\n".join(problems[:30])
     assert "Traceback" not in log and "Error" not in log, log[-3000:]
     counts = poll.counts(vote_room.code).rounds[0]
-    assert counts == (0, 1, 0), f"the garbage counted no vote, the one real vote counted once: {counts}"
+    assert counts == (0, 0, 0), f"the garbage counted no vote: {counts}"
 
 
 def test_malformed_json_is_read_as_no_value_in_its_session_and_no_other(tmp_path):

@@ -56,10 +56,11 @@ COLLECT = r"""
     }
     return false;
   };
-  const skip = 'style, script, code, pre, .katex, [data-testid="stHeader"], [data-testid="stToolbar"]';
+  const skip = 'style, script, noscript, code, pre, .katex, [data-testid="stHeader"], [data-testid="stToolbar"], ' +
+    'nav.langs';
   const icon = (e) => (getComputedStyle(e).fontFamily || "").includes("Material");
   const out = [];
-  const root = document.querySelector('[data-testid="stApp"]');
+  const root = document.querySelector('[data-testid="stApp"]') || document.body;  // or the phone's page
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const e = n.parentElement, t = n.textContent.trim();
@@ -101,6 +102,12 @@ def pseudo_server(tmp_path_factory):
             os.environ.pop("ATTN_LAB_PSEUDO", None)
         else:
             os.environ["ATTN_LAB_PSEUDO"] = before
+
+
+def visit_phone(page, server, path: str) -> None:
+    """The phone's page (attn_phone): no Streamlit to wait for."""
+    page.goto(f"{server.url}{path}", timeout=SLOW_MS)
+    page.wait_for_selector("main#phone", timeout=10_000)
 
 
 def visit(page, server, path: str) -> None:
@@ -178,19 +185,19 @@ def test_the_poll_and_a_live_lecture_in_the_pseudo_language(browser, pseudo_serv
     visit(host, server, with_lang(f"Class_poll?mode=projector&room={room.code}&host={room.host_secret}"))
     english_on(host, "poll host, lobby", problems)
     phone = harness.new_context(browser, 390, 844, touch=True).new_page()
-    visit(phone, server, with_lang("Class_poll"))
+    visit_phone(phone, server, with_lang("j"))
     english_on(phone, "phone, join form", problems)
-    visit(phone, server, with_lang(f"Class_poll?room={room.code}"))
+    visit_phone(phone, server, with_lang(f"j/{room.code}"))
     english_on(phone, "phone, lobby", problems)
     poll.next_question(room.code, room.host_secret)
-    visit(phone, server, with_lang(f"Class_poll?room={room.code}"))
-    phone.locator('[data-testid="stRadioOption"]').first.click()
-    harness.wait_for_app(phone, timeout_ms=SLOW_MS)
+    visit_phone(phone, server, with_lang(f"j/{room.code}"))
+    phone.locator("button.option").first.click()
+    phone.wait_for_selector('button.option[aria-pressed="true"]', timeout=10_000)
     english_on(phone, "phone, voting", problems)
     phone_fits(phone, "phone, voting", problems)
     poll.close_round(room.code, room.host_secret)
     poll.reveal(room.code, room.host_secret)
-    visit(phone, server, with_lang(f"Class_poll?room={room.code}"))
+    visit_phone(phone, server, with_lang(f"j/{room.code}"))
     english_on(phone, "phone, revealed", problems)
     phone_fits(phone, "phone, revealed", problems)
     visit(host, server, with_lang(f"Class_poll?mode=projector&room={room.code}"))
@@ -211,22 +218,23 @@ def test_the_poll_and_a_live_lecture_in_the_pseudo_language(browser, pseudo_serv
     for number, kind in ((3, "number"), (6, "choice")):  # moved as the lecturer's keys do; an opened page follows
         poll.show_scene(code, secret, number - 1, False)
         visit(lecturer, server, with_lang(f"Lecture_scenes?mode=projector&scene={number}&room={code}"))
-        visit(phone, server, with_lang(f"Class_poll?room={code}"))
+        visit_phone(phone, server, with_lang(f"j/{code}"))
         english_on(phone, f"phone, live {kind} scene", problems)
         phone_fits(phone, f"phone, live {kind} scene", problems)
         if kind == "number":
-            phone.locator('[data-testid="stTextInput"] input').fill("99")
-            phone.locator('[data-testid="stTextInput"] input').press("Enter")
-            harness.wait_for_app(phone, timeout_ms=SLOW_MS)
+            phone.locator("#typed").fill("99")
+            with phone.expect_response(lambda response: response.url.split("?")[0].endswith("/vote")):
+                phone.locator("#typed").press("Enter")
+            phone.wait_for_timeout(100)
             english_on(phone, "phone, a number refused", problems)
         poll.vote(code, "someone", number - 1, 1, 1)
         poll.show_scene(code, secret, number - 1, True)
         visit(lecturer, server, with_lang(f"Lecture_scenes?mode=projector&scene={number}&reveal=1&room={code}"))
         english_on(lecturer, f"live {kind} scene revealed", problems)
-        visit(phone, server, with_lang(f"Class_poll?room={code}"))
+        visit_phone(phone, server, with_lang(f"j/{code}"))
         english_on(phone, f"phone, live {kind} scene revealed", problems)
     poll.end_room(code, secret)
-    visit(phone, server, with_lang(f"Class_poll?room={code}"))
+    visit_phone(phone, server, with_lang(f"j/{code}"))
     english_on(phone, "phone, the recap", problems)
     phone_fits(phone, "phone, the recap", problems)
     assert not problems, "\n".join(f"{where}: {found}" for where, found in problems.items())

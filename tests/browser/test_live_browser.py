@@ -1,8 +1,8 @@
 """The live lecture in headless Chromium: a lecturer projecting Lecture scenes at 1280x720 goes live, two phones at
 390x844 scan once and then follow three scenes with no tap, answer a number and a choice, see the reveal, and
 one explores a scene in the Lab and comes back with one tap. On a server of its own with a temp SQLite file, started
-as Community Cloud and a course deployment start it (`streamlit run app.py`): the phones check the room over its
-plain HTTP route, with no timed fragment.
+as Community Cloud and a course deployment start it (`streamlit run app.py`): the phones are the phone's page
+(attn_phone, `/j/CODE`), which holds a request on the room and swaps the new question in when it moves.
 
 Checked on the way: the question reaches the phones within 2 s of the scene change (plus the page's settling), the
 projector's count follows an answer, no spread before the lecturer shows it, the true value marked after the
@@ -19,15 +19,12 @@ import fit
 import harness
 import pytest
 
-import attn_lang
 from attn_poll import Phase, Poll, open_store
-from attn_ui.views import live_phone
-from attn_ui.words import live
 
 pytestmark = pytest.mark.browser
 
 SLOW_MS = 90_000
-FOLLOW_S = 2.0 + 2.0  # a phone checks every 2 s; then the page is drawn and settles before we read it
+FOLLOW_S = 4.0  # a move reaches a phone within 0.1 s (the room's check); the rest is room for a busy machine
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +36,8 @@ def live_server(tmp_path_factory):
 def wait_text(page, text: str, seconds: float) -> float:
     """Seconds until `text` shows in the page's main area; fails with what the page showed."""
     start = time.monotonic()
-    while text not in (body := page.locator('[data-testid="stMain"]').inner_text()):
+    main = '[data-testid="stMain"], main#phone'  # a Streamlit page's main, or the phone's page
+    while text not in (body := page.locator(main).first.inner_text() if page.locator(main).count() else ""):
         if time.monotonic() - start > seconds:
             raise AssertionError(f"{text!r} did not show within {seconds} s; the page shows: {body[:600]!r}")
         page.wait_for_timeout(100)
@@ -47,6 +45,10 @@ def wait_text(page, text: str, seconds: float) -> float:
 
 
 def fits(page, what: str) -> None:
+    if page.locator("main#phone").count():  # the phone's page: one column, nothing sideways
+        wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert wide <= 0, f"{what}: {wide} px to scroll sideways"
+        return
     wrong = fit.problems(fit.measure(page))
     assert not wrong, f"{what}: {wrong}"
 
@@ -57,10 +59,10 @@ def press(page, key: str) -> None:
 
 
 def answer_number(phone, value: str) -> None:
-    box = phone.locator('[data-testid="stTextInput"] input')
-    box.fill(value)
-    phone.get_by_role("button", name="Send").click()
-    harness.wait_for_app(phone, timeout_ms=SLOW_MS)
+    """Type a number in the phone's box and press Enter, as a student does; wait for the page's reply."""
+    phone.locator("#typed").fill(value)
+    with phone.expect_response(lambda response: response.url.endswith("/vote")):
+        phone.locator("#typed").press("Enter")
 
 
 def host_secret(context, code: str) -> str:
@@ -91,8 +93,7 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
         context = harness.new_context(browser, 390, 844, touch=True)
         phone = context.new_page()
         errors += harness.collect_page_errors(phone)
-        phone.goto(f"{server.url}Class_poll?room={code}", timeout=SLOW_MS)
-        harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+        phone.goto(f"{server.url}j/{code}", timeout=SLOW_MS)  # the QR code's link
         wait_text(phone, "How many of the 5 next words", 10)
         phones.append(phone)
     fits(phones[0], "a phone's numeric question")
@@ -144,10 +145,10 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
         wait_text(phone, "What does the causal mask change", FOLLOW_S + 2)
     fits(phones[0], "a phone's choice question")
     fits(lecturer, "a choice scene with its options")
-    phones[0].locator('[data-testid="stRadioOption"]').filter(has_text="A. Nothing").click()
-    harness.wait_for_app(phones[0], timeout_ms=SLOW_MS)
-    phones[1].locator('[data-testid="stRadioOption"]').filter(has_text="B. Its later").click()
-    harness.wait_for_app(phones[1], timeout_ms=SLOW_MS)
+    phones[0].locator("button.option").filter(has_text="A. Nothing").click()
+    wait_text(phones[0], "Sent: Nothing", 5)
+    phones[1].locator("button.option").filter(has_text="B. Its later").click()
+    wait_text(phones[1], "Sent: Its later", 5)
     wait_text(lecturer, "2 of 2 answered", FOLLOW_S)
     press(lecturer, "scenes-next")
     wait_text(lecturer, "1 of 2 right (50%)", FOLLOW_S)
@@ -161,8 +162,8 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
     wait_text(explorer, "Back to the lecture", 10)
     assert "room=" + code in explorer.url
     explorer.get_by_text("Back to the lecture").click()
-    harness.wait_for_app(explorer, timeout_ms=SLOW_MS)
-    wait_text(explorer, "That counts as right.", 10)  # the same scene, revealed, with their own answer
+    wait_text(explorer, "That counts as right.", 10)
+    assert urlsplit(explorer.url).path == f"/j/{code}"  # the same scene, revealed, with their own answer
 
     # the end: the lecturer ends it, each phone shows its recap
     poll.end_room(code, secret)
@@ -172,82 +173,3 @@ def test_a_lecturer_and_two_phones_run_three_scenes(browser, live_server):
         harness.assert_no_exception(page)
     assert not errors, errors
     print(f"scene change -> question on both phones: {follow_s:.2f} s")
-
-
-CARD_TAGS = {"DIV", "P", "STRONG", "EM", "SPAN"}
-
-
-def test_a_phone_shows_the_next_scene_s_question_before_its_answer_box_is_drawn(browser, live_server):
-    """The held route's answer carries the scene's question in the phone's language: the browser shows it at once, as
-    text, over the whole page, and takes it away when the fragment has drawn the page again with the answer box. The
-    phone's Refresh is held back here, so the card is what shows until it is let go."""
-    server, poll = live_server
-    room = poll.create_room(live.lecture_questions())
-    poll.show_scene(room.code, room.host_secret, 0, False)
-    phone = harness.new_context(browser, 390, 844, touch=True).new_page()
-    errors = harness.collect_page_errors(phone)
-    phone.goto(f"{server.url}Class_poll?room={room.code}&lang=es", timeout=SLOW_MS)
-    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
-    phone.wait_for_selector(".st-key-poll-stamp code", state="attached", timeout=30_000)
-    phone.wait_for_function("document.documentElement.lang === 'es'", timeout=10_000)
-    phone.evaluate("""() => {  // the Refresh the check presses does nothing until the test lets it go
-        document.querySelector(".st-key-poll-refresh button").click = () => {};
-    }""")
-    moved = time.monotonic()
-    poll.show_scene(room.code, room.host_secret, 2, False)
-    phone.wait_for_selector("#attn-ask", timeout=10_000)
-    shown_s = time.monotonic() - moved
-    told = live_phone.announcement(3, "es")
-    card = phone.evaluate("""() => {
-        const card = document.querySelector("#attn-ask"), box = card.getBoundingClientRect();
-        return {text: card.innerText, tags: [...card.querySelectorAll("*")].map((node) => node.tagName),
-                covers: box.top <= 0 && box.left <= 0 && box.right >= innerWidth && box.bottom >= innerHeight,
-                italic: [...card.querySelectorAll("em")].map((node) => node.textContent)};
-    }""")
-    for part in (told["heading"], told["ask"]):
-        assert "".join(text for text, _ in part) in card["text"]
-    assert told["wait"] in card["text"] and "Escena 3 de 27" in card["text"]
-    assert set(card["tags"]) <= CARD_TAGS and card["covers"], card
-    assert "journey" in card["italic"]  # the question's *journey*, as the phone writes it
-    assert shown_s < 3.0, f"the card came {shown_s:.1f} s after the move"
-    phone.evaluate("""() => {  // let the Refresh go, and press it
-        const button = document.querySelector(".st-key-poll-refresh button");
-        delete button.click;
-        button.click();
-    }""")
-    phone.wait_for_selector("#attn-ask", state="detached", timeout=10_000)
-    wait_text(phone, "".join(text for text, _ in told["ask"]), 5)
-    assert phone.locator('[data-testid="stTextInput"] input').is_enabled()
-    fits(phone, "the phone after the card")
-
-    # the student leaves the phone for the Lab (the reveal's link, in the same tab): the next move shows no card there
-    poll.show_scene(room.code, room.host_secret, 2, True)
-    with attn_lang.using("es"):
-        explore = attn_lang._("Explore this scene in the Lab")
-    phone.get_by_role("link", name=explore).click()
-    harness.wait_for_app(phone, timeout_ms=SLOW_MS)
-    phone.wait_for_selector(".st-key-poll-stamp", state="detached", timeout=10_000)
-    poll.show_scene(room.code, room.host_secret, 3, False)
-    phone.wait_for_timeout(1500)
-    assert phone.locator("#attn-ask").count() == 0, "a card over the Lab"
-    assert not errors, errors
-
-
-def test_a_phone_drawn_again_at_once_shows_no_card(browser, live_server):
-    """One phone on a quiet server is drawn again well within ASK_CARD_AFTER_MS: no card flashes over it."""
-    server, poll = live_server
-    room = poll.create_room(live.lecture_questions())
-    poll.show_scene(room.code, room.host_secret, 0, False)
-    phone = harness.new_context(browser, 390, 844, touch=True).new_page()
-    phone.goto(f"{server.url}Class_poll?room={room.code}", timeout=SLOW_MS)
-    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
-    phone.wait_for_selector(".st-key-poll-stamp code", state="attached", timeout=30_000)
-    phone.evaluate("""() => {  // count every card the page ever shows
-        window.__attnCards = 0;
-        new MutationObserver(() => { if (document.querySelector("#attn-ask")) window.__attnCards += 1; })
-          .observe(document.body, {childList: true});
-    }""")
-    poll.show_scene(room.code, room.host_secret, 1, False)
-    wait_text(phone, live.live_question(2).ask.replace("*", ""), 10)
-    phone.wait_for_timeout(500)
-    assert phone.evaluate("window.__attnCards") == 0

@@ -22,10 +22,8 @@ SLOW_MS = 90_000
 PHONE_LOG = """
 () => {
   window.__steps = [];
-  const read = () => {  // what is drawn now: a Streamlit page keeps the last run's elements, marked stale, a moment
-    const parts = [...document.querySelectorAll('[data-testid="stElementContainer"]')];
-    const text = parts.length ? parts.filter((e) => e.getAttribute("data-stale") !== "true")
-      .map((e) => e.innerText).join(" ") : document.body.innerText;
+  const read = () => {  // what the phone's page shows now (innerText leaves the hidden sentences out)
+    const text = document.body.innerText;
     const scene = text.match(/Scene (\\d+) of 27/);
     if (!scene) return;
     const step = scene[1] + (text.includes("The answer:") ? "R" : "Q");
@@ -77,8 +75,7 @@ def test_two_host_pages_and_a_phone_see_exactly_the_moves_pressed(browser, hall)
     press(projector, "j")  # the join screen away
 
     phone = harness.new_context(browser, 390, 844, touch=True).new_page()
-    phone.goto(f"{server.url}Class_poll?room={code}", timeout=SLOW_MS)
-    harness.wait_for_app(phone, timeout_ms=SLOW_MS, initial_wait_ms=0)
+    phone.goto(f"{server.url}j/{code}", timeout=SLOW_MS)  # the phone's page (attn_phone)
     phone.wait_for_function("document.body.innerText.includes('Scene 1 of 27')", timeout=30_000)
     phone.evaluate(PHONE_LOG)
     started = poll.state(code)

@@ -7,8 +7,8 @@ then replica 2 is killed (SIGKILL, as a crash or an out-of-memory kill would).
   back from the URL; its cookie now names that replica. Without a reload its PNG download works at once; its
   CSV works after a reload (the new replica has not run the reconnected page yet).
 - local.sh starts the replica again; the proxy puts it back and sends fresh browsers to it.
-- A class poll round is open throughout: a phone on the killed replica and one on a survivor vote before the
-  crash, the first again after its reconnect; no vote is lost or doubled (PostgreSQL is shared by the replicas).
+- A class poll round is open throughout: a phone (the phone's page) on the killed replica and one on a survivor vote
+  before the crash, the first again after it; no vote is lost or doubled (PostgreSQL is shared by the replicas).
 
 Its own deployment: killing a replica must not disturb the other deployment tests.
 """
@@ -90,14 +90,15 @@ def open_phone(browser, deployment: local_deploy.Deployment, cookie: str, code: 
     context = harness.new_context(browser, 390, 844)
     context.add_cookies([{"name": local_deploy.COOKIE, "value": cookie, "url": deployment.url}])
     phone = context.new_page()
-    phone.goto(f"{deployment.url}Class_poll?room={code}", timeout=WAIT_MS)
-    phone.locator('[data-testid="stRadioOption"]').nth(2).wait_for(timeout=WAIT_MS)
+    phone.goto(f"{deployment.url}j/{code}", timeout=WAIT_MS)  # the phone's page (attn_phone)
+    phone.locator("button.option").nth(2).wait_for(timeout=WAIT_MS)
     return context, phone
 
 
 def vote(phone, letter: str) -> None:
-    phone.locator('[data-testid="stRadioOption"]').filter(has_text=re.compile(rf"^{letter}\.")).click()
-    harness.wait_for_app(phone, timeout_ms=WAIT_MS)
+    option = phone.locator("button.option").filter(has_text=re.compile(rf"^{letter}\."))
+    option.click()
+    option.and_(phone.locator('[aria-pressed="true"]')).wait_for(timeout=WAIT_MS)
 
 
 def counts_become(poll: Poll, code: str, expected: list[int], seconds: float = 8.0) -> list[int]:
@@ -143,8 +144,8 @@ def run_class(browser, deployment: local_deploy.Deployment, tmp_path) -> None:
         assert page.evaluate("window.__attnDrops") == 0, f"the session on {cookie} lost its connection"
         assert harness.metrics(page)["Masked cells"] == masked_cells(VIEWS[cookie])  # two clicks: back to the start
 
-    phones[0].locator('[data-testid="stRadioOption"] input:not(:disabled)').nth(2).wait_for(timeout=WAIT_MS)
-    vote(phones[0], "B")  # after its reconnect to a live replica: the vote changes, it is not added
+    phones[0].locator("button.option:not(:disabled)").nth(2).wait_for(timeout=WAIT_MS)
+    vote(phones[0], "B")  # its replica is dead: the proxy sends the post to a live one; the vote changes, not added
     assert counts_become(poll, room.code, [0, 1, 1]) == [0, 1, 1], "a poll vote was lost or doubled by the crash"
     for context in phone_contexts:
         context.close()

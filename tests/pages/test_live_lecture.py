@@ -9,11 +9,12 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from attn_poll import Phase
-from attn_ui.views import live_view
+from attn_ui.views import live_view, poll_view
 from attn_ui.words import live
 from attn_ui.words.scenes import SCENES, scene_words
 from tests.apptest_helpers import open_page as page
 from tests.apptest_helpers import texts
+from tests.asgi_client import Phone
 
 SCENES_PAGE = "pages/9_Lecture_scenes.py"
 POLL_PAGE = "pages/10_Class_poll.py"
@@ -38,14 +39,9 @@ def go_live(**query: str) -> tuple[AppTest, str, str]:
     return lecturer, code, secret
 
 
-def phone(code: str, token: str) -> AppTest:
-    return page(POLL_PAGE, room=code, v=token)
-
-
-def send_number(at: AppTest, value: str) -> AppTest:
-    at.text_input[0].set_value(value)
-    send = next(b for b in at.button if b.label == "Send")
-    return ok(send.click().run())
+def phone(poll, code: str) -> Phone:
+    """A student's phone: the phone's page (attn_phone) over the lecture's database."""
+    return Phone(poll, code)
 
 
 def next_step(lecturer: AppTest) -> AppTest:
@@ -74,14 +70,14 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert lecturer.get("image"), "the QR code"
     hide_join(lecturer)
     assert "Join the lecture on your phone" not in texts(lecturer)
-    ann, bob = phone(code, "a" * 20), phone(code, "b" * 20)
+    ann, bob = phone(poll, code), phone(poll, code)
     asked = scene_words(SCENES[0]).question
-    assert asked in texts(ann) and asked in texts(lecturer), "the projector and the phone ask the same words"
+    assert asked.replace("*", "") in ann.text and asked in texts(lecturer), "the projector and the phone ask alike"
 
     # scene 1, a number: 5 is right (a count, no tolerance), 3 is not
-    send_number(ann, "5")
-    send_number(bob, "3")
-    assert "Sent: **5 right guesses**" in texts(ann)
+    ann.number("5")
+    bob.number("3")
+    assert "Sent: 5 right guesses." in ann.text
     ok(lecturer.run())
     assert "2 of 2 answered" in texts(lecturer)
     assert not lecturer.get("plotly_chart"), "the spread waits until the lecturer shows it"
@@ -89,52 +85,49 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     assert lecturer.get("plotly_chart") and "median 4 right guesses" in texts(lecturer)
     assert "right (" not in texts(lecturer), "the spread is shown without the answer"
     ok(lecturer.button(key="live.revote").click().run())  # a second round, as in the class poll
-    ok(ann.run())
-    assert "Your first answer, **5 right guesses**, counts in this vote too" in texts(ann)
-    ok(bob.run())
-    send_number(bob, "5")
+    assert "Your first answer, 5 right guesses, counts in this vote too" in ann.open()
+    bob.open()
+    bob.number("5")
     next_step(lecturer)  # Next: the reveal
     assert poll.state(code).phase is Phase.REVEALED
     # round 2 counts Ann's kept answer and Bob's changed one
     assert "**Second vote:** 2 of 2 right (100%) · 1 changed their answer" in texts(lecturer)  # medians: at the close
     assert "**First vote:** 1 of 2 right (50%)" in texts(lecturer)  # round 1 beside it
-    ok(ann.run())
-    assert "The answer: 5 right guesses.** You answered **5 right guesses**. That counts as right." in texts(ann)
+    assert "The answer: 5 right guesses. You answered 5 right guesses. That counts as right." in ann.open()
 
-    # a student explores scene 1 in the Lab and comes back with one tap
-    lab_link = next(link for link in ann.get("page_link") if link.proto.label == "Explore this scene in the Lab")
-    assert f"room={code}" in lab_link.proto.query_string
+    # a student explores scene 1 in the Lab and comes back with one tap, to the phone's page
+    lab_link = next(link for link in ann.links() if link.startswith("/?"))
+    assert f"room={code}" in lab_link
     lab = page("app.py", room=code, scene="1")
     back = [link.proto for link in lab.get("page_link") if link.proto.label == "Back to the lecture"]
     assert len(back) == 1 and back[0].query_string == f"room={code}" and "Class_poll" in back[0].page
+    # (the Class poll page sends a student's room on to the phone's page: tests/pages/test_poll_page.py)
 
     # scene 2, a number; the phones follow without a tap; a decimal comma or point reads the same
     next_step(lecturer)
     assert poll.state(code).question_index == 1
-    ok(ann.run())
-    ok(bob.run())
-    assert scene_words(SCENES[1]).question in texts(ann)
-    send_number(ann, "0")  # no word sees the one after it
+    assert scene_words(SCENES[1]).question.replace("*", "") in ann.open()
+    bob.open()
+    ann.number("0")  # no word sees the one after it
 
-    # scene 6, a choice, by a slide's link (a jump)
+    # scene 6, a choice: the lecturer's own page jumps there (its address moved)
     lecturer.query_params["scene"] = "6"
     ok(lecturer.run())
-    ok(ann.run())
-    ok(bob.run())
+    assert poll.state(code).question_index == 5
     options = live.live_question(6).options
-    assert "A. Nothing: its weights stay as they were" in ann.radio[0].options
+    assert "A. Nothing: its weights stay as they were" in ann.open()
+    bob.open()
     assert all(f"**{live.letter(i)}.** {text}" in texts(lecturer) for i, text in enumerate(options)), \
         "the projector lists the options the phones offer"
-    ok(ann.radio[0].set_value(0).run())
-    ok(bob.radio[0].set_value(1).run())
+    ann.choose(0)
+    bob.choose(1)
     next_step(lecturer)
     assert "1 of 2 right (50%)" in texts(lecturer)
 
     # Back keeps the phones in step: the answer is hidden again
     ok(lecturer.button(key="scenes.back").click().run())
     assert poll.state(code).phase is Phase.CLOSED
-    ok(ann.run())
-    assert "Answers are closed" in texts(ann)
+    assert "Answers are closed" in ann.open()
 
     # the CSV: a row per round asked, the options in full, no voter
     rows = poll.export_rows(code, secret)
@@ -142,7 +135,8 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     download = lecturer.get("download_button")
     assert download, "the lecture's CSV is offered"
     assert csv_text.count("\n") == 1 + 2 + 1 + 1  # header, scene 1 twice (a revote), scene 2, scene 6
-    assert "a" * 20 not in csv_text and "A: Nothing: its weights stay as they were" in csv_text
+    assert ann.client.cookies["attn_voter"] not in csv_text and "A: Nothing: its weights stay as they were" in \
+        csv_text
 
     # no secret anywhere the lecturer's screen draws, menus included
     assert secret not in everything_drawn(lecturer)
@@ -158,13 +152,11 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
     ok(lecturer.button(key="live.end.now").click().run())
     assert poll.state(code).phase is Phase.ENDED
     assert "This live lecture has ended." in texts(lecturer)
-    ok(ann.run())
-    recap = texts(ann)
+    recap = ann.open()
     assert "Your predictions: 3 right of the 3 scenes you answered." in recap  # scenes 1 (5), 2 (0), 6 (A)
     assert "lecture ended" in recap and "live lecture" not in recap
-    ok(bob.run())
     # scene 1 right in the revote, scene 6 (B) wrong
-    assert "Your predictions: 1 right of the 2 scenes you answered." in texts(bob)
+    assert "Your predictions: 1 right of the 2 scenes you answered." in bob.open()
 
 
 def test_the_host_link_is_taken_once_and_the_browser_keeps_the_rights(poll):
@@ -191,7 +183,7 @@ def test_the_join_screen_comes_back_at_any_scene_without_moving_the_lecture(poll
     ok(lecturer.button(key="live.join.key").click().run())  # the J key
     assert "Join the lecture on your phone" in texts(lecturer)
     assert "0 phones in the room" in texts(lecturer)
-    phone(code, "c" * 20)
+    phone(poll, code)
     ok(lecturer.run())
     assert "1 phone in the room" in texts(lecturer)
     assert poll.state(code).question_index == before.question_index and poll.state(code).phase is before.phase
@@ -218,65 +210,41 @@ def test_a_forged_or_half_link_gets_no_control(poll):
 
 def test_a_number_outside_the_question_says_nothing_was_sent(poll):
     lecturer, code, __ = go_live()
-    ann = phone(code, "c" * 20)
-    for typed in ("9", "-3", "1e9", "five", "<b>5</b>"):
-        send_number(ann, typed)
-        assert "Your answer must be a number from 0 to 5, so nothing was sent." in texts(ann)
-        assert "counts once you send it" not in texts(ann), "no promise beside a refusal"
-    send_number(ann, "")
-    assert "Type a number first" in texts(ann)
+    ann = phone(poll, code)
+    for typed in ("9", "-3", "1e9", "five", "<b>5</b>", "9" * 300, "\x00", "nan", "inf", "-inf", "1_0", "٣٣"):
+        told = ann.number(typed)
+        assert told["note"] == "Your answer must be a number from 0 to 5, so nothing was sent." or \
+            told.get("key") == "big", typed
+        assert "Sent:" not in ann.text, "no promise beside a refusal"
+    assert ann.number("")["note"] == "Type a number first, then press Send."
     assert poll.counts(code).rounds == ((0, 0, 0, 0, 0, 0),)
 
 
 def test_a_decimal_comma_and_a_decimal_point_count_the_same(poll):
     lecturer, code, __ = go_live(scene="3")
-    ann, bob = phone(code, "a" * 20), phone(code, "b" * 20)
-    send_number(ann, "0,70")
-    send_number(bob, "0.7")
+    ann, bob = phone(poll, code), phone(poll, code)
+    ann.number("0,70")
+    bob.number("0.7")
     question = live.live_question(3)
     assert poll.counts(code).rounds[0][question.nearest(0.7)] == 2
 
 
-def test_values_no_widget_sends_get_a_sentence(poll):
-    lecturer, code, __ = go_live()
-    ann = phone(code, "c" * 20)
-    for value in ("9" * 300, "\x00", "nan", "inf", "-inf", "1_0", "٣٣"):  # what a box could be sent, past max_chars
-        ann.session_state["live.answer.0.1"] = value  # (other types: tests/browser/test_fuzz_widgets.py)
-        send = next(b for b in ann.button if b.label == "Send")
-        ok(send.click().run())
-        assert "must be a number from 0 to 5" in texts(ann), value
-    assert poll.counts(code).rounds == ((0, 0, 0, 0, 0, 0),)
-    lecturer.query_params["scene"] = "6"
-    ok(lecturer.run())
-    ok(ann.run())
-    assert poll.state(code).question_index == 5, texts(lecturer)
-    assert "A. Nothing: its weights stay as they were" in ann.radio[0].options
-    assert poll.counts(code).rounds == ((0, 0, 0, 0),)
-
-
 def test_a_phone_in_a_running_lecture_has_no_way_to_the_scenes(poll):
     lecturer, code, secret = go_live()
-    ann = phone(code, "a" * 20)
-    links = [link.proto.page for link in ann.get("page_link")]
-    assert links and not any("Lecture_scenes" in link for link in links)
-    lab = ann.switch_page("app.py").run()
+    ann = phone(poll, code)
+    assert not any("Lecture_scenes" in link for link in ann.links())
+    lab = page("app.py", room=code)  # the Lab, opened from the phone's reveal
     assert not any("Lecture_scenes" in link.proto.page for link in lab.get("page_link"))
-    poll.end_room(code, secret)
-    ann.switch_page(POLL_PAGE).run()
-    assert any("Lecture_scenes" in link.proto.page for link in ann.get("page_link")), "after the end, it is back"
 
 
-def test_a_phone_that_typed_the_code_returns_to_its_room_after_back(poll):
+def test_a_student_s_old_link_and_a_typed_code_go_to_the_phone_s_page(poll):
     lecturer, code, __ = go_live()
-    ann = page(POLL_PAGE)
-    ann.text_input(key="poll.typed").set_value(code.lower())
-    ok(ann.button(key="poll.join").click().run())
-    assert param(ann, "room") == code
-    ann.query_params.pop("room")  # the browser's Back
-    ok(ann.run())
-    back = [link.proto for link in ann.get("page_link") if link.proto.label == f"Return to room {code}"]
-    assert len(back) == 1 and back[0].query_string == f"room={code}"
-    assert ann.text_input(key="poll.typed").value == code
+    typed = page(POLL_PAGE)
+    typed.text_input(key="poll.typed").set_value(code.lower())
+    ok(typed.button(key="poll.join").click().run())
+    assert param(typed, "room") == code
+    assert f"(/j/{code})" in texts(typed) and any(element.proto.body.strip() == poll_view.PHONE_GO_JS.strip()
+                                                   for element in typed.get("html")), "on to the phone's page"
 
 
 def step_of(at: AppTest) -> tuple[str, bool]:

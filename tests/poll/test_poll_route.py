@@ -11,10 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from starlette.requests import Request
 
-from attn_lang import using
 from attn_poll import Poll
-from attn_ui.views import live_phone, poll_phone, poll_route
-from attn_ui.words import live
+from attn_ui.views import poll_route
 
 
 def run(coroutine):
@@ -308,14 +306,17 @@ def test_server_exiting_reads_the_signal_handler_of_a_serving_uvicorn(monkeypatc
 
 @pytest.mark.parametrize(("before", "board", "paths", "after"), [
     (None, None, 2, "1"), ("1", None, 2, "1"), ("0", None, 0, "0"), (None, "0", 1, "1")])
-def test_app_py_serves_the_routes_unless_asked_not_to(monkeypatch, before, board, paths, after):
+def test_app_py_serves_the_phone_s_page_always_and_the_held_checks_unless_asked_not_to(monkeypatch, before, board,
+                                                                                       paths, after):
     for env, value in ((poll_route.ROUTE_ENV, before), (poll_route.BOARD_ROUTE_ENV, board)):
         if value is None:
             monkeypatch.delenv(env, raising=False)
         else:
             monkeypatch.setenv(env, value)
-    served = poll_route.served()
-    assert [route.path for route in served] == [poll_route.PATH, poll_route.BOARD_PATH][:paths]
+    served = [route.path for route in poll_route.served()]
+    assert served[:7] == ["/j", "/j/s/{name}", "/j/{code}", "/j/{code}/vote", "/j/{code}/wait", "/j/{code}/now",
+                          "/Class_poll"]
+    assert served[7:] == [poll_route.PATH, poll_route.BOARD_PATH][:paths]
     assert poll_route.available() is (after == "1")
     assert poll_route.board_available() is (paths == 2)
 
@@ -366,100 +367,3 @@ def test_the_board_route_without_a_stamp_answers_at_once_and_refuses_a_bad_code(
     assert json.loads(now.body) == {"stamp": "0:lobby:0:0"}
     bad = run(asyncio.wait_for(endpoint(board_request("<script>", "0:lobby:0:0")), 5))
     assert bad.status_code == 404 and "<script>" not in bad.body.decode()
-
-
-# --- a live lecture's move carries the scene's question, for the browser to show before the fragment is drawn -------
-
-def moved_answer(poll: Poll, lang: str | None, move) -> dict:
-    """The held endpoint's answer to a phone that shows the room's stamp now, when `move(room)` moves the room."""
-    room = poll.create_room(live.lecture_questions())
-    poll.show_scene(room.code, room.host_secret, 0, False)
-    endpoint = poll_route.held_stamp(poll_route.Watch())
-    since = poll_route.stamp_text(*poll.room_stamp(room.code))
-
-    async def lecture() -> dict:
-        held = asyncio.ensure_future(endpoint(held_request(room.code, since, lang=lang)))
-        await asyncio.sleep(0.3)
-        await asyncio.to_thread(move, room)
-        response = await asyncio.wait_for(held, 5)
-        assert response.status_code == 200
-        return json.loads(response.body)
-
-    return run(lecture())
-
-
-@pytest.mark.parametrize("lang", ["en", "es", "es-ES"])
-def test_a_lecture_s_next_scene_comes_with_its_question_in_the_phone_s_language(routed, lang):
-    told = moved_answer(routed, lang, lambda room: routed.show_scene(room.code, room.host_secret, 2, False))
-    code = "es" if lang.startswith("es") else "en"
-    assert told["ask"] == live_phone.announcement(3, code)
-    with using(code):
-        asked, heading = live.live_question(3), live_phone.scene_heading(3, live.scene_text(3).title)
-    # the runs are the phone's own heading and question, word for word, without the Markdown's stars
-    assert "".join(text for text, _ in told["ask"]["heading"]) == heading.strip("*")
-    assert "".join(text for text, _ in told["ask"]["ask"]) == asked.ask.replace("*", "")
-    assert ["journey", "i"] in told["ask"]["ask"] if code == "en" else len(told["ask"]["ask"]) > 1
-    assert told["ask"]["wait"] and told["ask"]["scene"] == 3
-
-
-@pytest.mark.parametrize("lang", [None, "", "xx", "<b>es</b>" * 20])
-def test_no_question_comes_for_a_phone_that_names_no_language_the_app_speaks(routed, lang):
-    told = moved_answer(routed, lang, lambda room: routed.show_scene(room.code, room.host_secret, 2, False))
-    assert list(told) == ["stamp"]
-
-
-def test_no_question_comes_with_a_reveal_or_a_class_poll_s_move(routed):
-    told = moved_answer(routed, "en", lambda room: routed.show_scene(room.code, room.host_secret, 0, True))
-    assert list(told) == ["stamp"] and told["stamp"].split(":")[1] == "revealed"
-    room = routed.create_room([("causal-why", 4)])
-    endpoint = poll_route.held_stamp(poll_route.Watch())
-
-    async def poll_room() -> dict:
-        held = asyncio.ensure_future(endpoint(held_request(room.code, "0:lobby:0", lang="en")))
-        await asyncio.sleep(0.3)
-        await asyncio.to_thread(routed.next_question, room.code, room.host_secret)
-        return json.loads((await asyncio.wait_for(held, 5)).body)
-
-    assert run(poll_room()) == {"stamp": "1:voting:0"}
-
-
-def test_a_room_that_moved_on_again_is_not_described_as_the_stamp_it_had(routed):
-    room = routed.create_room(live.lecture_questions())
-    routed.show_scene(room.code, room.host_secret, 0, False)
-    then = poll_route.stamp_text(*routed.room_stamp(room.code))
-    routed.show_scene(room.code, room.host_secret, 1, False)
-    now = poll_route.stamp_text(*routed.room_stamp(room.code))
-    assert poll_route.describe_room(room.code, then, "en") is None
-    assert poll_route.describe_room(room.code, now, "en") == live_phone.announcement(2, "en")
-    assert poll_route.describe_room("ZZZZZZZ", now, "en") is None
-
-
-def test_one_description_a_room_stamp_and_language_is_shared_by_every_phone():
-    told = []
-
-    def tell(code: str, stamp: str, lang: str) -> dict:
-        told.append((code, stamp, lang))
-        return {"scene": 1}
-
-    watch = poll_route.Watch(read=Room().read, listen=None, tell=tell)
-
-    async def phones() -> list:
-        return await asyncio.gather(*(watch.describe("ROOM", "2:voting:0", lang) for lang in ["en", "es"] * 50))
-
-    assert run(phones()) == [{"scene": 1}] * 100
-    assert sorted(told) == [("ROOM", "2:voting:0", "en"), ("ROOM", "2:voting:0", "es")]
-
-
-def test_text_runs_split_the_markdown_a_question_uses_into_plain_text():
-    assert live_phone.text_runs("Row 2 is *journey*: what **share** lands?") == [
-        ["Row 2 is ", ""], ["journey", "i"], [": what ", ""], ["share", "b"], [" lands?", ""]]
-    plain = "d_model = 12 and W_o, <b>no tags</b>"
-    assert live_phone.text_runs(plain) == [[plain, ""]]
-    assert live_phone.text_runs("") == []
-
-
-def test_the_phone_s_script_waits_as_long_as_its_constants_say():
-    assert f"const ASK_CARD_MS = {poll_phone.ASK_CARD_MS}, ASK_CARD_AFTER_MS = {poll_phone.ASK_CARD_AFTER_MS}," \
-        in poll_phone.PHONE_JS
-    assert f"await pause({poll_phone.PHONE_JS_EVERY_MS});" in poll_phone.PHONE_JS
-    assert "innerHTML" not in poll_phone.PHONE_JS and "textContent = text" in poll_phone.PHONE_JS  # the card: text only

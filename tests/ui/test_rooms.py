@@ -25,12 +25,15 @@ ROOMS = {
     "attn_ui/figures": ({"numpy", "plotly"}, {"attn_core", "attn_lang", "attn_ui.figures", "attn_ui.words"}),
     "attn_ui/widgets": ({"numpy", "streamlit", "pandas"}, {"attn_core", "attn_lang", "attn_poll", "attn_ui.figures",
                                                            "attn_ui.words", "attn_ui.quiz", "attn_ui.widgets"}),
+    # the phone's page: plain HTTP beside Streamlit, never Streamlit itself (a phone costs no script run)
+    "attn_phone": ({"starlette", "jinja2", "markupsafe"}, {"attn_lang", "attn_poll", "attn_ui.words", "attn_ui.quiz",
+                                                          "attn_phone"}),
     # a page's whole feature: it may use every room above; no shared control imports a view
     "attn_ui/views": ({"numpy", "streamlit", "pandas", "starlette"}, {
-        "attn_core", "attn_lang", "attn_poll", "attn_ui.figures", "attn_ui.words", "attn_ui.quiz", "attn_ui.widgets",
-        "attn_ui.views"}),
+        "attn_core", "attn_lang", "attn_poll", "attn_phone", "attn_ui.figures", "attn_ui.words", "attn_ui.quiz",
+        "attn_ui.widgets", "attn_ui.views"}),
 }
-PURE = ("attn_lang", "attn_core", "attn_poll", "attn_ui/words", "attn_ui/quiz", "attn_ui/figures")
+PURE = ("attn_lang", "attn_core", "attn_poll", "attn_phone", "attn_ui/words", "attn_ui/quiz", "attn_ui/figures")
 
 
 def imports_of(path) -> list[tuple[int, str]]:

@@ -1,0 +1,545 @@
+"""The phone's page: plain HTTP routes beside Streamlit, served by app.py's st.App (see attn_phone/__init__.py).
+
+    GET  /j                  the join form (a code typed in comes back as /j?code=..., and goes to its room)
+    GET  /j/<CODE>           the room's page for this phone: joins the room, draws where it is
+    POST /j/<CODE>/vote      an answer (a form's post; JSON back to the page's script, a redirect without one)
+    GET  /j/<CODE>/wait      held until the room moves (?since=<stamp>&lang=): the new stamp and the room's page
+    GET  /j/<CODE>/now       this phone's page now (the recap at the end; after a bfcache restore)
+    GET  /j/s/<name>         the page's stylesheet and script (their hash in the name: cached for a year)
+    GET  /Class_poll         old join links (?room=CODE) bring a phone to /j/CODE; a host's page is Streamlit's
+
+Every answer is built from the database and the request alone: several app processes behind a proxy serve one room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gzip
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from attn_lang import DEFAULT, LANGUAGES, PSEUDO, _, language_for, supported, using
+from attn_lang.languages import language
+from attn_phone import screens
+from attn_poll import DatabaseError, Phase, Poll, PollError, RoomExpired, RoomNotFound, StorageError
+from attn_poll.codes import CODE_LENGTH, normalise_room_code
+from attn_poll.errors import LimitReached, RoomEnded, RoundClosed, UnknownOption
+from attn_ui.quiz.poll_questions import POLL_BY_ID
+from attn_ui.words import live
+
+HERE = Path(__file__).parent
+VOTER_COOKIE = "attn_voter"  # a random token: this browser's voter in every room (the database keeps a salted hash)
+CSRF_COOKIE = "attn_csrf"  # a random token the page's forms repeat (double submit)
+ROOM_COOKIE = "attn_room"  # the room this browser's phone page last showed: the join form offers it again (Back)
+HOST_COOKIE_PREFIX = "attn_host_"  # + a room's code: the browser that hosts it (attn_ui/views/host_access.py)
+VOTER_SALT = b"attn-lab phone voter\x00"
+TOKEN = re.compile(r"[A-Za-z0-9_-]{24,64}")
+COOKIE_DAYS = 7
+MAX_BODY = 2048  # an answer's form is under 200 bytes
+MAX_FIELDS = 8
+STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
+NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
+PAGE_HEADERS = MappingProxyType({**NO_STORE, "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "same-origin"})
+SENT_NOTES = ("sent", "closed", "range", "empty", "option", "limit", "storage", "stale")
+
+
+def stamp_text(version: int, phase: str, expired: bool) -> str:
+    """A room's stamp as its phones follow it: "version:phase:expired" (poll_route.room_view of the board's)."""
+    return f"{version}:{phase}:{int(bool(expired))}"
+
+
+@dataclass(frozen=True)
+class Asset:
+    name: str  # with its hash: phone.3f2a9c1b.js
+    media: str
+    body: bytes
+    zipped: bytes
+
+
+def _asset(path: Path, media: str) -> Asset:
+    body = path.read_bytes()
+    digest = hashlib.sha256(body).hexdigest()[:10]
+    return Asset(f"{path.stem}.{digest}{path.suffix}", media, body, gzip.compress(body, 9, mtime=0))
+
+
+def _environment() -> Environment:
+    environment = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
+                              trim_blocks=True, lstrip_blocks=True)
+    environment.globals["filled"] = screens.filled
+    return environment
+
+
+def choose_language(request: Request) -> tuple[str, bool]:
+    """(the phone's language, whether its address chose it): `lang=` in the address, else the browser's
+    Accept-Language (its first language the app speaks), else English."""
+    asked = language_for(request.query_params.get("lang"))
+    if asked is not None:
+        return asked, True
+    for part in request.headers.get("accept-language", "")[:200].split(","):
+        found = language_for(part.split(";", 1)[0].strip())
+        if found is not None:
+            return found, False
+    return DEFAULT, False
+
+
+def voter_of(token: str) -> str:
+    return "p" + hashlib.sha256(VOTER_SALT + token.encode()).hexdigest()[:40]
+
+
+def _token(request: Request, name: str) -> str | None:
+    value = request.cookies.get(name, "")
+    return value if TOKEN.fullmatch(value) else None
+
+
+def _secure(request: Request) -> bool:
+    forwarded = request.headers.get("x-forwarded-proto", "").split(",", 1)[0].strip()
+    return request.url.scheme == "https" or forwarded == "https"
+
+
+def _set_cookie(response: Response, request: Request, name: str, value: str, same_site: str) -> None:
+    response.set_cookie(name, value, max_age=COOKIE_DAYS * 86400, path="/", httponly=True, samesite=same_site,
+                        secure=_secure(request))
+
+
+def _same_origin(request: Request) -> bool:
+    """A post from this site's own page: its Origin (sent by every browser of today with a POST) names our host."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True  # an old browser, or a form without one; the CSRF token still has to match
+    return urlsplit(origin).netloc == request.headers.get("host", "")
+
+
+class Phones:
+    """The phone's routes over one Poll. `poll()` gives the process's Poll (the pages' own); `wait(request, code,
+    since)` holds a request until the room's stamp differs (poll_route.Watch.until_moved)."""
+
+    def __init__(self, poll: Callable[[], Poll], wait: Callable[[Request, str, str], Awaitable[str]] | None = None,
+                 root: str = "") -> None:
+        self.poll = poll
+        self.wait = wait
+        self.root = root
+        self.environment = _environment()
+        self.css = _asset(HERE / "static" / "phone.css", "text/css; charset=utf-8")
+        self.js = _asset(HERE / "static" / "phone.js", "text/javascript; charset=utf-8")
+        self.assets = {self.css.name: self.css, self.js.name: self.js}
+        # a room's page per (code, stamp, language, chosen, base): drawn once a move, in the event loop's own future,
+        # however many phones wake for it at once (only the last 512 moves are kept; nothing here is the room's state)
+        self.rendered: dict[tuple, asyncio.Future] = {}
+
+    # --- the pieces ---------------------------------------------------------------------------------------
+
+    def base(self, request: Request) -> str:
+        return request.scope.get("root_path", "").rstrip("/") + self.root
+
+    def _langs(self, request: Request, lang: str) -> list[dict]:
+        path = request.url.path
+        kept = {key: value for key, value in request.query_params.items() if key not in ("lang", "note", "code")}
+        return [{"code": code, "name": language(code).name, "current": code == lang,
+                 "href": f"{path}?{urlencode({**kept, 'lang': code})}"} for code in supported()]
+
+    def document(self, request: Request, lang: str, main_html: Markup | None = None, join: dict | None = None,
+                 csrf: str = "") -> str:
+        with using(lang):
+            return self.environment.get_template("page.html").render(
+                lang=lang, title=_("Class poll · Attention Lab"), brand=_("Attention Lab"), main_html=main_html,
+                join=join, langs=self._langs(request, lang), langs_label=_("Language"),
+                static={"css": f"{self.base(request)}/j/s/{self.css.name}",
+                        "js": f"{self.base(request)}/j/s/{self.js.name}"}, csrf=csrf)
+
+    def room_main(self, request: Request, screen: screens.Screen, lang: str, *, mine: int | None = None,
+                  carried: bool = False, csrf: str = "", note: str = "", recap: dict | None = None) -> Markup:
+        which = screens.pick(screen, mine, carried)
+        facts = {"right": screen.right, "options": len(screen.say)}
+        known = mine is not None and 0 <= mine < len(screen.say)
+        typed = screen.shown[mine] if screen.kind == "number" and known else ""
+        my = {"option": mine, "carried": carried, "say": screen.say[mine] if known else "", "shown": typed}
+        with using(lang):
+            return Markup(self.environment.get_template("room.html").render(
+                screen=screen, facts=json.dumps(facts, ensure_ascii=False, separators=(",", ":")), which=which,
+                mine=mine, mine_words=screen.say[mine] if which != "none" else "", csrf=csrf, note=note,
+                typed=typed, recap=recap, my=json.dumps(my, ensure_ascii=False, separators=(",", ":")),
+                vote_action=f"{self.base(request)}/j/{screen.code}/vote",
+                offline=_("Not sent: this phone could not reach the app. Check the connection, then send again."),
+                noscript=_("This page asks for the next question by itself when its script runs; without it, "
+                           "reload the page for the next question.")))
+
+    def join_form(self, request: Request, lang: str, problem: str = "", typed: str = "", status: int = 200,
+                  chosen: bool = False) -> Response:
+        last = request.cookies.get(ROOM_COOKIE, "")
+        try:
+            last = normalise_room_code(last) if last and not problem else ""
+        except PollError:
+            last = ""
+        typed = typed or last
+        with using(lang):
+            join = {"heading": _("Join a class poll or a live lecture"), "problem": problem, "typed": typed[:20],
+                    "label": _("Room code"),
+                    "hint": _("The code on the projector: {length} letters and digits.", length=CODE_LENGTH),
+                    "button": _("Join"), "action": f"{self.base(request)}/j", "lang": lang if chosen else "",
+                    "last": _("Return to room {code}", code=last) if last else "",
+                    "last_href": self.room_url(request, last, lang if chosen else None) if last else "",
+                    "host_label": _("Open a room as a lecturer"),
+                    "host_href": f"{self.base(request)}/Class_poll" + (f"?lang={lang}" if chosen else "")}
+        return Response(self.document(request, lang, join=join), status_code=status, media_type="text/html",
+                        headers=dict(PAGE_HEADERS))
+
+    def screen_of(self, request: Request, state, lang: str, chosen: bool) -> screens.Screen:
+        stamp = stamp_text(state.version, str(state.phase), False)  # a room read is not expired (else RoomExpired)
+        return screens.screen(state, stamp, lang, root=self.base(request), lang_in_link=chosen)
+
+    # --- the routes ----------------------------------------------------------------------------------------
+
+    async def join(self, request: Request) -> Response:
+        lang, chosen = choose_language(request)
+        typed = request.query_params.get("code")
+        if typed is None:
+            return self.join_form(request, lang, chosen=chosen)
+        try:
+            with using(lang):
+                code = normalise_room_code(typed)
+        except PollError as error:
+            return self.join_form(request, lang, str(error), typed, 400, chosen)
+        return RedirectResponse(self.room_url(request, code, lang if chosen else None), status_code=303,
+                                headers=dict(NO_STORE))
+
+    def room_url(self, request: Request, code: str, lang: str | None, **more: str) -> str:
+        query = urlencode({**({"lang": lang} if lang else {}), **more})
+        return f"{self.base(request)}/j/{code}" + (f"?{query}" if query else "")
+
+    def _voter_cookies(self, request: Request) -> tuple[str, str, bool, bool]:
+        voter, csrf = _token(request, VOTER_COOKIE), _token(request, CSRF_COOKIE)
+        return (voter or secrets.token_urlsafe(24), csrf or secrets.token_urlsafe(24), voter is None, csrf is None)
+
+    async def page(self, request: Request) -> Response:
+        lang, chosen = choose_language(request)
+        typed = request.path_params.get("code", "")
+        try:
+            with using(lang):
+                code = normalise_room_code(typed)
+        except PollError as error:
+            return self.join_form(request, lang, str(error), typed, 404, chosen)
+        if code != typed:  # a code typed in lower case, with a dash: the address says it as the projector does
+            return RedirectResponse(self.room_url(request, code, lang if chosen else None), status_code=308)
+        voter_token, csrf, new_voter, new_csrf = self._voter_cookies(request)
+        note_key = request.query_params.get("note", "")
+        try:
+            main = await run_in_threadpool(self._page_main, request, code, voter_of(voter_token), lang, chosen, csrf,
+                                           note_key)
+            response = Response(self.document(request, lang, main, csrf=csrf), media_type="text/html",
+                                headers=dict(PAGE_HEADERS))
+        except (RoomNotFound, RoomExpired) as error:
+            return self.join_form(request, lang, str(error), code, 404, chosen)
+        except PollError as error:
+            response = self.trouble(request, lang, str(error), 429 if isinstance(error, LimitReached) else 503)
+        except DatabaseError:
+            response = self.trouble(request, lang, self._storage(lang), 503)
+        if isinstance(response, Response) and response.status_code == 200 and request.cookies.get(ROOM_COOKIE) != code:
+            response.set_cookie(ROOM_COOKIE, code, max_age=12 * 3600, path="/j", httponly=True, samesite="lax",
+                                secure=_secure(request))
+        if new_voter:  # on a page that failed too: the phone is the same voter when it tries again
+            _set_cookie(response, request, VOTER_COOKIE, voter_token, "lax")
+        if new_csrf:
+            _set_cookie(response, request, CSRF_COOKIE, csrf, "strict")
+        return response
+
+    def _storage(self, lang: str) -> str:
+        with using(lang):
+            return _(STORAGE_DOWN)
+
+    def trouble(self, request: Request, lang: str, text: str, status: int) -> Response:
+        with using(lang):
+            heading, again = _("Class poll"), _("Try again")
+        main = Markup(f'<main id="phone" data-kind="trouble" tabindex="-1"><h1>{escape(heading)}</h1>'
+                      f'<p class="note" role="alert">{escape(text)}</p>'
+                      f'<p><a class="button" href="{escape(str(request.url))}">{escape(again)}</a></p></main>')
+        return Response(self.document(request, lang, main), status_code=status, media_type="text/html",
+                        headers={**PAGE_HEADERS, "Retry-After": "3"})
+
+    def _page_main(self, request: Request, code: str, voter: str, lang: str, chosen: bool, csrf: str,
+                   note_key: str) -> Markup:
+        poll = self.poll()
+        with using(lang):
+            with contextlib.suppress(RoomEnded):  # an ended room takes nobody new; its voters still see their recap
+                poll.join(code, voter)
+            view = poll.phone_view(code, voter)
+            screen = self.screen_of(request, view.state, lang, chosen)
+            recap = None
+            if view.state.phase is Phase.ENDED and screen.live:
+                recap = screens.recap(poll.my_votes(code, voter), lang)
+            note = self.sent_note(note_key, view.state) if note_key in SENT_NOTES else ""
+            return self.room_main(request, screen, lang, mine=view.my_vote, carried=view.carried, csrf=csrf,
+                                  note=note, recap=recap)
+
+    def sent_note(self, key: str, state) -> str:
+        """The sentence a phone without JavaScript sees after its post (the key is one of SENT_NOTES)."""
+        if key == "sent":
+            return _("Sent.")
+        if key == "range":
+            number = live.scene_of(state.question_id)
+            if number is not None:
+                asked = screens.live_question(number, _lang_now())
+                return _("Your answer must be a number from {low} to {high}, so nothing was sent.",
+                         low=asked.options[0], high=asked.options[-1])
+        return {"closed": _("This round is closed, so your vote was not counted."),
+                "empty": _("Type a number first, then press Send."),
+                "option": _("That is not one of this question's options, so nothing was sent."),
+                "limit": _("Too many answers at once: wait a moment, then send again."),
+                "storage": _(STORAGE_DOWN),
+                "stale": _("This page was open too long to send from. It has been loaded again: send your answer "
+                           "once more.")}.get(key, "")
+
+    async def now(self, request: Request) -> Response:
+        """This phone's page now, as JSON for the script: {stamp, html} (or {error})."""
+        lang, chosen = choose_language(request)
+        voter_token = _token(request, VOTER_COOKIE)
+        try:
+            with using(lang):
+                code = normalise_room_code(request.path_params.get("code", ""))
+            if voter_token is None:
+                raise RoomNotFound("")
+            main = await run_in_threadpool(self._page_main, request, code, voter_of(voter_token), lang, chosen, "",
+                                           "")
+        except RoomNotFound:
+            return JSONResponse({"reload": True}, headers=dict(NO_STORE))
+        except PollError as error:
+            return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
+        except DatabaseError:
+            return JSONResponse({"error": self._storage(lang)}, status_code=503, headers=dict(NO_STORE))
+        return JSONResponse({"html": str(main)}, headers=dict(NO_STORE))
+
+    async def held(self, request: Request) -> Response:
+        """Held until the room moves past `since`; then its new stamp and its page (the same for every phone of the
+        room in this language: made once, see rendered)."""
+        lang, chosen = choose_language(request)
+        since = request.query_params.get("since", "")[:64]
+        try:
+            with using(lang):
+                code = normalise_room_code(request.path_params.get("code", ""))
+            if self.wait is None:
+                stamp = await run_in_threadpool(self._stamp, code)
+            else:
+                stamp = await self.wait(request, code, since)
+        except PollError as error:
+            with using(lang):
+                return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
+        except DatabaseError:
+            return JSONResponse({"error": self._storage(lang)}, status_code=503, headers=dict(NO_STORE))
+        if stamp == since:
+            return JSONResponse({"stamp": stamp}, headers=dict(NO_STORE))
+        key = (code, stamp, lang, chosen, self.base(request))
+        made = self.rendered.get(key)
+        if made is None or (made.done() and made.exception() is not None):  # one drawing a move, shared; a failed one
+            if len(self.rendered) > 512:                                     # is tried again by the next phone
+                for old in list(self.rendered)[:256]:
+                    del self.rendered[old]
+            made = self.rendered[key] = asyncio.ensure_future(
+                run_in_threadpool(self._room_html, request, code, lang, chosen))
+        try:
+            html = await asyncio.shield(made)
+        except PollError as error:
+            with using(lang):
+                return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
+        except DatabaseError:
+            return JSONResponse({"error": self._storage(lang)}, status_code=503, headers=dict(NO_STORE))
+        if html is None:  # the end: every phone's recap is its own
+            return JSONResponse({"stamp": stamp, "mine": True}, headers=dict(NO_STORE))
+        return JSONResponse({"stamp": stamp, "html": html}, headers=dict(NO_STORE))
+
+    def _stamp(self, code: str) -> str:
+        version, phase, expired = self.poll().room_stamp(code)[:3]
+        return stamp_text(version, phase, expired)
+
+    def _room_html(self, request: Request, code: str, lang: str, chosen: bool) -> str | None:
+        with using(lang):
+            state = self.poll().state(code)
+            screen = self.screen_of(request, state, lang, chosen)
+            if state.phase is Phase.ENDED and screen.live:
+                return None
+            return str(self.room_main(request, screen, lang))
+
+    async def vote(self, request: Request) -> Response:
+        lang, __ = choose_language(request)
+        wants_json = "application/json" in request.headers.get("accept", "")
+        code_typed = request.path_params.get("code", "")
+        try:
+            with using(lang):
+                code = normalise_room_code(code_typed)
+        except PollError as error:
+            return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+            return self.refused(lang, 413, "big")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return self.refused(lang, 413, "big")
+        try:
+            fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False,
+                              max_num_fields=MAX_FIELDS)
+        except (UnicodeDecodeError, ValueError):
+            return self.refused(lang, 400, "form")
+        value = {key: values[-1] for key, values in fields.items()}
+        cookie_csrf, voter_token = _token(request, CSRF_COOKIE), _token(request, VOTER_COOKIE)
+        if not _same_origin(request) or cookie_csrf is None or voter_token is None or not hmac.compare_digest(
+                value.get("csrf", "").encode(), cookie_csrf.encode()):
+            if not wants_json and _same_origin(request):
+                return RedirectResponse(self.room_url(request, code, request.query_params.get("lang"), note="stale"),
+                                        status_code=303, headers=dict(NO_STORE))
+            return self.refused(lang, 403, "stale")
+        try:
+            position, round_number = int(value.get("q", "")), int(value.get("r", ""))
+        except ValueError:
+            return self.refused(lang, 400, "form")
+        outcome = await run_in_threadpool(self._vote, code, voter_of(voter_token), lang, position, round_number,
+                                          value.get("option"), value.get("typed"))
+        if wants_json:
+            return JSONResponse(outcome, status_code=200, headers=dict(NO_STORE))
+        return RedirectResponse(self.room_url(request, code, request.query_params.get("lang"),
+                                              note=outcome.get("key", "sent")), status_code=303, headers=dict(NO_STORE))
+
+    def refused(self, lang: str, status: int, why: str) -> JSONResponse:
+        with using(lang):
+            text = {"big": _("That answer is too long to be one of this question's answers, so nothing was sent."),
+                    "form": _("That answer could not be read, so nothing was sent."),
+                    "stale": _("This page was open too long to send from. Reload it and send your answer once "
+                               "more.")}[why]
+        return JSONResponse({"sent": False, "note": text, "key": why}, status_code=status, headers=dict(NO_STORE))
+
+    def _vote(self, code: str, voter: str, lang: str, position: int, round_number: int, option_text: str | None,
+              typed: str | None) -> dict[str, Any]:
+        """Count an answer in the round open when it arrives (a revote of the same question takes it)."""
+        with using(lang):
+            try:
+                poll = self.poll()
+                state = poll.state(code)
+                number = live.scene_of(state.question_id)
+                say, shown, note, key = None, None, "", "sent"
+                if typed is not None and number is not None:
+                    asked = screens.live_question(number, lang)
+                    if asked.kind != "number":
+                        return self._note("option", _("That is not one of this question's options, so nothing was "
+                                                      "sent."))
+                    if not typed.strip():
+                        return self._note("empty", _("Type a number first, then press Send."))
+                    read = live.read_typed(typed)
+                    option = None if read is None else asked.nearest(read)
+                    if option is None:
+                        return self._note("range", _("Your answer must be a number from {low} to {high}, so nothing "
+                                                     "was sent.", low=asked.options[0], high=asked.options[-1]))
+                    if abs(asked.values[option] - read) > asked.step * 1e-6:
+                        note = _("Counted as {counted}, the nearest step to {typed}.", counted=asked.options[option],
+                                 typed="\x02").replace("\x02", typed.strip()[:20])
+                    say, shown = asked.say(option), asked.options[option]
+                else:
+                    count = self._option_count(state, number, lang)
+                    option = _option(option_text, count)
+                    if option is None:
+                        return self._note("option", _("That is not one of this question's options, so nothing was "
+                                                      "sent."))
+                    say = screens.live_question(number, lang).say(option) if number is not None else \
+                        live.letter(option)
+                same = state.phase is Phase.VOTING and state.question_index == position
+                counted_round = state.round_number if same else round_number
+                poll.vote(code, voter, position, counted_round, option)
+            except RoundClosed as error:
+                return self._note("closed", str(error))
+            except UnknownOption:
+                return self._note("option", _("That is not one of this question's options, so nothing was sent."))
+            except LimitReached as error:
+                return self._note("limit", str(error))
+            except (RoomNotFound, RoomExpired) as error:
+                return self._note("closed", str(error))
+            except PollError as error:
+                return self._note("storage" if isinstance(error, StorageError) else "closed", str(error))
+            except DatabaseError:
+                return self._note("storage", _(STORAGE_DOWN))
+            return {"sent": True, "key": key, "q": position, "r": counted_round, "option": option, "say": say,
+                    "shown": shown, "note": note}
+
+    @staticmethod
+    def _note(key: str, text: str) -> dict[str, Any]:
+        return {"sent": False, "key": key, "note": text}
+
+    @staticmethod
+    def _option_count(state, number: int | None, lang: str) -> int:
+        if number is not None:
+            return screens.live_question(number, lang).option_count
+        question = POLL_BY_ID.get(state.question_id or "")
+        return 0 if question is None else question.option_count
+
+    async def asset(self, request: Request) -> Response:
+        found = self.assets.get(request.path_params.get("name", ""))
+        if found is None:
+            return Response("Not found", status_code=404, media_type="text/plain", headers=dict(NO_STORE))
+        headers = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff",
+                   "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(found.zipped, media_type=found.media, headers={**headers, "Content-Encoding": "gzip"})
+        return Response(found.body, media_type=found.media, headers=headers)
+
+    async def old_link(self, request: Request) -> Response:
+        """/Class_poll?room=CODE from a QR code printed before: a phone goes to /j/CODE. The room's host (its cookie,
+        or a host link) and every other use of the page get Streamlit's own page."""
+        room = request.query_params.get("room")
+        if room is not None and "host" not in request.query_params:
+            try:
+                code = normalise_room_code(room)
+            except PollError:
+                code = None
+            if code is not None and f"{HOST_COOKIE_PREFIX}{code}" not in request.cookies:
+                lang = language_for(request.query_params.get("lang"))
+                return RedirectResponse(self.room_url(request, code, lang), status_code=302, headers=dict(NO_STORE))
+        return FileResponse(streamlit_index(), headers={"Cache-Control": "no-cache"})
+
+    def routes(self) -> list[Route]:
+        return [Route("/j", self.join, methods=["GET"]),
+                Route("/j/s/{name}", self.asset, methods=["GET"]),
+                Route("/j/{code}", self.page, methods=["GET"]),
+                Route("/j/{code}/vote", self.vote, methods=["POST"]),
+                Route("/j/{code}/wait", self.held, methods=["GET"]),
+                Route("/j/{code}/now", self.now, methods=["GET"]),
+                Route("/Class_poll", self.old_link, methods=["GET"])]
+
+
+def _lang_now() -> str:
+    from attn_lang import current_language
+
+    return current_language()
+
+
+def _option(text: str | None, count: int) -> int | None:
+    if text is None or not text.isdigit() or len(text) > 3:
+        return None
+    option = int(text)
+    return option if 0 <= option < count else None
+
+
+def streamlit_index() -> Path:
+    import importlib.util
+
+    spec = importlib.util.find_spec("streamlit")
+    return Path(spec.origin).parent / "static" / "index.html"
+
+
+__all__ = ["CSRF_COOKIE", "LANGUAGES", "PSEUDO", "VOTER_COOKIE", "Phones", "stamp_text", "voter_of"]

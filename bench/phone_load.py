@@ -1,0 +1,319 @@
+"""A lecture hall of phones on the phone's page (attn_phone, `/j/CODE`): how many phones one core holds, and how soon
+each sees a move and hears back from an answer.
+
+Each phone is what a browser running the page's script does, over plain HTTP/1.1 (asyncio streams, no browser): it
+opens `/j/CODE` (joins; keeps its cookies), then holds `GET /j/CODE/wait?since=<stamp>` on one connection and swaps in
+the room's page when it is answered; at each new question it answers once, at a random moment in [1, answer-within] s,
+with a POST of the form on a second connection (a number for a number scene, an option for a choice), and reads the
+reply. The lecturer moves the room from this process (Poll.show_scene on the database), as a host page on another
+replica would: the server hears of it from its room check (poll_route.CHECK_S, 0.1 s), not from a nudge, so the
+figures include that wait.
+
+Printed: move -> question with its answer box on the phone (p50/p95/max over phones and scenes), tap -> confirmed,
+answers sent, confirmed, counted in the database (lost = confirmed but not counted), server CPU a phone-minute
+(utime + stime of the server process from /proc over the lecture, joins excluded), the first visit's bytes, and
+requests a phone-minute. With --server-cpus 0 the server keeps CPU 0 and the phones the others.
+
+    python3 bench/phone_load.py --phones 1000 --server-cpus 0
+    python3 bench/phone_load.py --phones 1000 --server-cpus 0 --url postgresql+psycopg://...
+Servers listen on 127.0.0.1 only; the run is bounded by --scenes x --scene-seconds plus the joins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT / "tests" / "browser"))
+sys.path.insert(0, str(REPO_ROOT))
+
+import harness  # noqa: E402
+
+from attn_poll import Poll, open_store  # noqa: E402
+from attn_ui.words import live  # noqa: E402
+
+MAIN = re.compile(r'data-stamp="([^"]+)" data-phase="([^"]+)"\s+data-kind="([^"]+)" data-q="(-?\d+)" data-r="(\d+)"')
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
+def spread(values: list[float]) -> str:
+    return (f"p50 {percentile(values, 0.5):.3f} s, p95 {percentile(values, 0.95):.3f} s, max {max(values):.3f} s "
+            f"over {len(values)}") if values else "none"
+
+
+@dataclass
+class Tally:
+    moved_at: dict[tuple[int, str], float] = field(default_factory=dict)  # (scene index, phase) -> when the bench moved
+    arrived: list[float] = field(default_factory=list)  # move -> the phone has the page with its answer box
+    confirmed: list[float] = field(default_factory=list)  # tap -> reply read
+    sent: dict[int, int] = field(default_factory=dict)  # scene index -> answers confirmed
+    refused: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    requests: int = 0
+    first_visit_bytes: list[int] = field(default_factory=list)
+    stop: bool = False
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection to the server."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"",
+                      timeout: float = 60.0) -> tuple[int, dict[str, str], bytes, int]:
+        if self.writer is None or self.writer.is_closing():
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
+                 *(f"{k}: {v}" for k, v in headers.items())]
+        if body:
+            lines.append(f"Content-Length: {len(body)}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        return await asyncio.wait_for(self._response(), timeout)
+
+    async def _response(self) -> tuple[int, dict[str, str], bytes, int]:
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        headers: dict[str, str] = {}
+        cookies = []
+        for line in head.decode("latin-1").split("\r\n")[1:]:
+            if ":" in line:
+                name, value = line.split(":", 1)
+                if name.lower() == "set-cookie":
+                    cookies.append(value.strip())
+                headers[name.lower()] = value.strip()
+        headers["set-cookie"] = "\n".join(cookies)
+        if headers.get("transfer-encoding") == "chunked":
+            body = b""
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
+                if size == 0:
+                    await self.reader.readuntil(b"\r\n")
+                    break
+                body += await self.reader.readexactly(size + 2)
+                body = body[:-2]
+        else:
+            body = await self.reader.readexactly(int(headers.get("content-length", "0")))
+        return status, headers, body, len(head) + len(body)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+class Phone:
+    def __init__(self, port: int, code: str, tally: Tally, questions: list[live.Live], rng: random.Random,
+                 answer_within: float) -> None:
+        self.port, self.code, self.tally, self.questions = port, code, tally, questions
+        self.rng, self.answer_within = rng, answer_within
+        self.cookies: dict[str, str] = {}
+        self.waiting, self.sending = Connection(port), Connection(port)
+        self.stamp = ""
+        self.answered: set[int] = set()
+
+    def cookie_header(self) -> dict[str, str]:
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+
+    def keep_cookies(self, headers: dict[str, str]) -> None:
+        for line in headers.get("set-cookie", "").split("\n"):
+            if "=" in line:
+                name, value = line.split(";", 1)[0].split("=", 1)
+                self.cookies[name.strip()] = value.strip()
+
+    async def join(self) -> None:
+        status, headers, body, size = await self.waiting.request("GET", f"/j/{self.code}",
+                                                                  {"Accept-Encoding": "gzip"})
+        self.tally.requests += 1
+        if status != 200:
+            self.tally.failures.append(f"join {status}")
+            return
+        self.keep_cookies(headers)
+        self.tally.first_visit_bytes.append(size)
+        self.seen(body.decode(errors="replace") if headers.get("content-encoding") != "gzip" else _gunzip(body))
+
+    def seen(self, html: str) -> None:
+        found = MAIN.search(html)
+        if not found:
+            return
+        stamp, phase, kind, q, __ = found.groups()
+        self.stamp = stamp
+        position = int(q)
+        if phase == "voting" and kind in ("number", "choice") and position not in self.answered:
+            moved = self.tally.moved_at.get((position, "voting"))
+            if moved is not None:
+                self.tally.arrived.append(time.perf_counter() - moved)
+            self.answered.add(position)
+            asyncio.ensure_future(self.answer(position, html))
+
+    async def follow(self) -> None:
+        while not self.tally.stop:
+            try:
+                status, __, body, __ = await self.waiting.request(
+                    "GET", f"/j/{self.code}/wait?since={self.stamp}", self.cookie_header(), timeout=40)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
+                self.tally.failures.append(f"wait: {type(error).__name__}")
+                self.waiting.close()
+                await asyncio.sleep(1)
+                continue
+            self.tally.requests += 1
+            if status != 200:
+                self.tally.failures.append(f"wait {status}")
+                await asyncio.sleep(1)
+                continue
+            told = json.loads(body)
+            if "html" in told:
+                self.seen(told["html"])
+            elif "stamp" in told:
+                self.stamp = told["stamp"]
+
+    async def answer(self, position: int, html: str) -> None:
+        await asyncio.sleep(self.rng.uniform(1.0, self.answer_within))
+        if self.tally.stop:
+            return
+        question = self.questions[position]
+        round_number = MAIN.search(html).group(5)
+        fields = {"csrf": self.cookies.get("attn_csrf", ""), "q": str(position), "r": round_number}
+        option = self.rng.randrange(question.option_count)
+        if question.kind == "number":
+            fields["typed"] = question.options[option]
+        else:
+            fields["option"] = str(option)
+        body = "&".join(f"{k}={v}" for k, v in fields.items()).encode()
+        tapped = time.perf_counter()
+        try:
+            status, __, reply, __ = await self.sending.request(
+                "POST", f"/j/{self.code}/vote", {**self.cookie_header(), "Accept": "application/json",
+                                                 "Content-Type": "application/x-www-form-urlencoded",
+                                                 "Origin": f"http://127.0.0.1:{self.port}"}, body)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
+            self.tally.failures.append(f"vote: {type(error).__name__}")
+            return
+        self.tally.requests += 1
+        told = json.loads(reply) if status == 200 else {"sent": False, "note": str(status)}
+        if told.get("sent"):
+            self.tally.confirmed.append(time.perf_counter() - tapped)
+            self.tally.sent[position] = self.tally.sent.get(position, 0) + 1
+        else:
+            self.tally.refused.append(told.get("note", "")[:60])
+
+
+def _gunzip(body: bytes) -> str:
+    import gzip
+
+    return gzip.decompress(body).decode(errors="replace")
+
+
+async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally, questions: list[live.Live],
+               pid: int) -> tuple[float, float]:
+    rng = random.Random(args.seed)
+    phones = [Phone(port, code, tally, questions, random.Random(rng.random()), args.answer_within)
+              for _ in range(args.phones)]
+    gap = args.join_seconds / max(1, args.phones)
+    tally.moved_at[(0, "voting")] = time.perf_counter()  # scene 1 is on before they join: not counted as arrivals
+    for phone in phones:
+        await phone.join()
+        await asyncio.sleep(gap)
+    tally.arrived.clear()
+    followers = [asyncio.ensure_future(phone.follow()) for phone in phones]
+    await asyncio.sleep(2)
+    cpu_start, wall_start = harness.process_cpu_seconds(pid), time.perf_counter()
+    for scene in range(1, args.scenes):
+        tally.moved_at[(scene, "voting")] = time.perf_counter()
+        await asyncio.to_thread(poll.show_scene, code, secret, scene, False)
+        await asyncio.sleep(args.scene_seconds - args.reveal_before)
+        await asyncio.to_thread(poll.show_scene, code, secret, scene, True)
+        await asyncio.sleep(args.reveal_before)
+    cpu = harness.process_cpu_seconds(pid) - cpu_start
+    wall = time.perf_counter() - wall_start
+    tally.stop = True
+    for task in followers:
+        task.cancel()
+    for phone in phones:
+        phone.waiting.close()
+        phone.sending.close()
+    return cpu, wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, default=1000)
+    parser.add_argument("--scenes", type=int, default=6, help="scenes shown (the first is on while phones join)")
+    parser.add_argument("--scene-seconds", type=float, default=20.0)
+    parser.add_argument("--reveal-before", type=float, default=3.0)
+    parser.add_argument("--answer-within", type=float, default=12.0)
+    parser.add_argument("--join-seconds", type=float, default=20.0)
+    parser.add_argument("--url", default="", help="database URL (default: SQLite in a temp folder)")
+    parser.add_argument("--server-cpus", default="", help="keep the app server on these CPUs (e.g. 0)")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.phones + 256)), hard))
+    server_cpus = {int(c) for c in args.server_cpus.split(",") if c.strip()}
+    if server_cpus:
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - server_cpus)
+    temp = tempfile.TemporaryDirectory()
+    url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
+    os.environ["ATTN_LAB_DATABASE_URL"] = url
+    poll = Poll(open_store(url, application_name="attn-lab-phone-bench"))
+    questions = [live.live_question(n) for n in range(1, len(live.SCENES) + 1)]
+    room = poll.create_room(live.lecture_questions())
+    poll.show_scene(room.code, room.host_secret, 0, False)
+    import load  # noqa: PLC0415 (bench/load.py: pin_to)
+    import phones as streamlit_phones  # noqa: PLC0415 (bench/phones.py: serve, stop)
+
+    port = harness.free_port()
+    log_path = Path(temp.name) / "server.log"
+    process = streamlit_phones.serve(port, log_path, "app.py")
+    if server_cpus:
+        load.pin_to(process.pid, server_cpus)
+    tally = Tally()
+    try:
+        cpu, wall = asyncio.run(hall(args, port, poll, room.code, room.host_secret, tally, questions, process.pid))
+        counted = {scene: sum(poll.counts(room.code, scene).rounds[0]) for scene in range(1, args.scenes)}
+    finally:
+        streamlit_phones.stop(process)
+    log = log_path.read_text(errors="replace")
+    phone_minutes = args.phones * wall / 60
+    confirmed = sum(tally.sent.get(scene, 0) for scene in range(1, args.scenes))
+    lost = sum(max(0, tally.sent.get(scene, 0) - counted[scene]) for scene in counted)
+    twice = sum(max(0, counted[scene] - tally.sent.get(scene, 0)) for scene in counted)
+    print(f"backend {url.split(':', 1)[0]} · {args.phones} phones · server on CPU {args.server_cpus or 'any'} · "
+          f"{args.scenes - 1} scenes x {args.scene_seconds:.0f} s measured · load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"move -> question with its answer box on the phone: {spread(tally.arrived)} (target p95 <= 0.3 s); "
+          f"expected {args.phones * (args.scenes - 1)}")
+    print(f"tap -> confirmed: {spread(tally.confirmed)} (target p95 <= 0.25 s)")
+    print(f"answers: confirmed {confirmed}, counted {sum(counted.values())}, lost {lost}, counted twice {twice}, "
+          f"refused {len(tally.refused)} {sorted(set(tally.refused))[:3]}")
+    print(f"server CPU {cpu:.1f} s over {wall:.0f} s = {cpu / phone_minutes:.4f} s a phone-minute "
+          f"(target <= 0.005 s)")
+    print(f"first visit (the page, gzip): median {statistics.median(tally.first_visit_bytes or [0]):.0f} bytes; "
+          f"requests {tally.requests} = {tally.requests / phone_minutes:.1f} a phone-minute")
+    print(f"failures {len(tally.failures)} {sorted(set(tally.failures))[:5]} · server log tracebacks "
+          f"{log.count('Traceback')}")
+    poll.store.engine.dispose()
+
+
+if __name__ == "__main__":
+    main()
