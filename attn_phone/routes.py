@@ -56,7 +56,7 @@ MAX_BODY = 2048  # an answer's form is under 200 bytes
 MAX_FIELDS = 8
 STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
 PAGE_HEADERS = MappingProxyType({**NO_STORE, "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                                  "Referrer-Policy": "same-origin"})

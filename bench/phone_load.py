@@ -68,6 +68,7 @@ class Tally:
     refused: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     requests: int = 0
+    rss_mb: float = 0.0
     first_visit_bytes: list[int] = field(default_factory=list)
     stop: bool = False
 
@@ -82,6 +83,19 @@ class Connection:
 
     async def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"",
                       timeout: float = 60.0) -> tuple[int, dict[str, str], bytes, int]:
+        """One request; on a kept-alive connection the server closed meanwhile (its keep-alive timeout), once more
+        on a new one, as a browser does."""
+        reused = self.writer is not None and not self.writer.is_closing()
+        try:
+            return await self._send(method, path, headers, body, timeout)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            self.close()
+            if not reused:
+                raise
+            return await self._send(method, path, headers, body, timeout)
+
+    async def _send(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                    timeout: float) -> tuple[int, dict[str, str], bytes, int]:
         if self.writer is None or self.writer.is_closing():
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
@@ -120,6 +134,7 @@ class Connection:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+        self.writer = None
 
 
 class Phone:
@@ -218,6 +233,14 @@ class Phone:
             self.tally.refused.append(told.get("note", "")[:60])
 
 
+def rss_mb(pid: int) -> float:
+    """The server's resident memory now (VmRSS), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def _gunzip(body: bytes) -> str:
     import gzip
 
@@ -245,6 +268,7 @@ async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally
         await asyncio.to_thread(poll.show_scene, code, secret, scene, True)
         await asyncio.sleep(args.reveal_before)
     cpu = harness.process_cpu_seconds(pid) - cpu_start
+    tally.rss_mb = rss_mb(pid)
     wall = time.perf_counter() - wall_start
     tally.stop = True
     for task in followers:
@@ -310,6 +334,7 @@ def main() -> None:
           f"(target <= 0.005 s)")
     print(f"first visit (the page, gzip): median {statistics.median(tally.first_visit_bytes or [0]):.0f} bytes; "
           f"requests {tally.requests} = {tally.requests / phone_minutes:.1f} a phone-minute")
+    print(f"server memory at the end (VmRSS): {tally.rss_mb:.0f} MB")
     print(f"failures {len(tally.failures)} {sorted(set(tally.failures))[:5]} · server log tracebacks "
           f"{log.count('Traceback')}")
     poll.store.engine.dispose()
