@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
-from attn_lang import _, _n, using
+from attn_lang import N_, _, _n, using
 from attn_phone.text import inline, paragraphs
 from attn_poll import Phase, RoomState
 from attn_ui.quiz.poll_questions import POLL_BY_ID, PollQuestion
@@ -79,6 +79,11 @@ class Screen:
 def variant(when: str, markdown: str) -> Variant:
     html = inline(markdown)
     return Variant(when, Markup(str(html).replace(MINE, "<span data-mine></span>")))
+
+
+def closed(talk: str, none: str, mine: str) -> tuple[Variant, Variant]:
+    """A closed round's two sentences: `talk` (marked with N_, its {told} the student's part) told `none` or `mine`."""
+    return (variant("none", _(talk, told=_(none))), variant("mine", _(talk, told=_(mine, mine=MINE))))
 
 
 def filled(html: Markup, mine: str) -> Markup:
@@ -161,10 +166,8 @@ def _live_screen(state: RoomState, stamp: str, lang: str, number: int, root: str
         )
         return _base(state, stamp, where, variants=variants, **common)
     if state.phase is Phase.CLOSED:
-        talk = _("Answers are closed. {told} Talk to your neighbour: why did you each answer as you did?",
-                 told="\x01")
-        variants = (variant("none", talk.replace("\x01", _("You did not answer this round."))),
-                    variant("mine", talk.replace("\x01", _("You answered {mine}.", mine=MINE))))
+        variants = closed(N_("Answers are closed. {told} Talk to your neighbour: why did you each answer as you did?"),
+                          N_("You did not answer this round."), N_("You answered {mine}."))
         return _base(state, stamp, where, variants=variants, **common)
     # revealed
     right = tuple(option for option in range(asked.option_count) if asked.right(option))
@@ -210,10 +213,8 @@ def _poll_screen(state: RoomState, stamp: str, lang: str, root: str, lang_in_lin
                                          "to change it.", mine=MINE)))
         return _base(state, stamp, where, variants=variants, **common)
     if state.phase is Phase.CLOSED:
-        talk = _("Voting is closed. {told} Talk to your neighbour: why did each of you pick your answer?",
-                 told="\x01")
-        variants = (variant("none", talk.replace("\x01", _("You did not vote in this round."))),
-                    variant("mine", talk.replace("\x01", _("You voted {mine}.", mine=MINE))))
+        variants = closed(N_("Voting is closed. {told} Talk to your neighbour: why did each of you pick your answer?"),
+                          N_("You did not vote in this round."), N_("You voted {mine}."))
         return _base(state, stamp, where, variants=variants, **common)
     variants = (variant("none", _("You did not vote in the last round.")),
                 variant("mine", _("You voted **{mine}**.", mine=MINE)))

@@ -38,6 +38,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -210,6 +211,50 @@ def server_with_database(folder: Path, script: str = "app.py") -> Iterator[tuple
             os.environ.pop("ATTN_LAB_DATABASE_URL", None)
         else:
             os.environ["ATTN_LAB_DATABASE_URL"] = before
+
+
+SCHEMA_ENV = "ATTN_LAB_DATABASE_SCHEMA"
+
+
+def postgres_url() -> str:
+    """The test PostgreSQL's URL (ATTN_TEST_DATABASE_URL); a skip without one, a failure under REQUIRE_POSTGRES=1."""
+    import pytest
+
+    url = os.environ.get("ATTN_TEST_DATABASE_URL", "").strip()
+    if not url:
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail("REQUIRE_POSTGRES=1 but ATTN_TEST_DATABASE_URL is not set", pytrace=False)
+        pytest.skip("ATTN_TEST_DATABASE_URL is not set (`bash scripts/test_postgres.sh` prints one)")
+    return url
+
+
+@contextlib.contextmanager
+def server_on(backend: str, folder: Path, prefix: str = "browser") -> Iterator[tuple[Server, str, str | None]]:
+    """A server of its own on "sqlite" (a temp file in `folder`) or "postgresql" (a fresh schema of the test
+    database, dropped afterwards): (server, database URL, schema). The variables are put back afterwards."""
+    if backend == "sqlite":
+        with server_with_database(folder) as (running, url):
+            yield running, url, None
+        return
+    from sqlalchemy import create_engine, text
+
+    url = postgres_url()
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    before = {key: os.environ.get(key) for key in ("ATTN_LAB_DATABASE_URL", SCHEMA_ENV)}
+    os.environ.update({"ATTN_LAB_DATABASE_URL": url, SCHEMA_ENV: schema})
+    try:
+        with start_server("app.py", cwd=REPO_ROOT) as running:
+            yield running, url, schema
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        engine = create_engine(url)
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))  # our own generated name
+        engine.dispose()
 
 
 def _launch(script_path: Path, cwd: Path, extra_args: list[str]) -> Server:

@@ -107,11 +107,7 @@ def database_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'poll.sqlite3'}"
         return
-    url = os.environ.get("ATTN_TEST_DATABASE_URL", "").strip()
-    if not url:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail("REQUIRE_POSTGRES=1 but ATTN_TEST_DATABASE_URL is not set", pytrace=False)
-        pytest.skip("ATTN_TEST_DATABASE_URL is not set (`bash scripts/test_postgres.sh` prints one)")
+    url = harness.postgres_url()
     # The app reads the public schema of this database; empty the poll's tables first and after.
     yield url
     drop_poll_tables(url)

@@ -16,14 +16,11 @@ phones at 390x844, each against a server of its own (`streamlit run app.py`).
 from __future__ import annotations
 
 import io
-import os
 import time
-import uuid
 from urllib.parse import parse_qs, urlsplit
 
 import harness
 import pytest
-from sqlalchemy import create_engine, text
 
 from attn_poll import Phase, Poll, open_store
 
@@ -36,31 +33,8 @@ SCHEMA_ENV = "ATTN_LAB_DATABASE_SCHEMA"
 @pytest.fixture(scope="module", params=("sqlite", "postgresql"))
 def hall(request, tmp_path_factory):
     """(server, Poll on its database) for one backend."""
-    if request.param == "sqlite":
-        with harness.server_with_database(tmp_path_factory.mktemp("hall"), "app.py") as (running, url):
-            yield running, Poll(open_store(url))
-        return
-    url = os.environ.get("ATTN_TEST_DATABASE_URL", "").strip()
-    if not url:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail("REQUIRE_POSTGRES=1 but ATTN_TEST_DATABASE_URL is not set", pytrace=False)
-        pytest.skip("ATTN_TEST_DATABASE_URL is not set (`bash scripts/test_postgres.sh` prints one)")
-    schema = f"hall_{uuid.uuid4().hex[:12]}"
-    before = {key: os.environ.get(key) for key in ("ATTN_LAB_DATABASE_URL", SCHEMA_ENV)}
-    os.environ.update({"ATTN_LAB_DATABASE_URL": url, SCHEMA_ENV: schema})
-    try:
-        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
-            yield running, Poll(open_store(url, schema=schema))
-    finally:
-        for key, value in before.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        engine = create_engine(url)
-        with engine.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))  # our own generated name
-        engine.dispose()
+    with harness.server_on(request.param, tmp_path_factory.mktemp("hall"), "hall") as (running, url, schema):
+        yield running, Poll(open_store(url, schema=schema))
 
 
 def settle(page) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import time
-import uuid
 from pathlib import Path
 
 import harness
@@ -29,7 +28,6 @@ pytestmark = pytest.mark.browser
 
 SLOW_MS = 60_000
 SHOTS = Path(__file__).parent / "shots" / "phone"
-SCHEMA_ENV = "ATTN_LAB_DATABASE_SCHEMA"
 AXE_DEFAULT = Path.home() / ".cache" / "attn-lab-axe" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 LANGS = ["en", "es", "en-XA"]
@@ -48,28 +46,16 @@ def axe_source() -> str:
 @pytest.fixture(scope="module", params=("sqlite", "postgresql"))
 def phone_server(request, tmp_path_factory):
     """(server, Poll on its database), the pseudo-language offered."""
-    before = {key: os.environ.get(key) for key in ("ATTN_LAB_PSEUDO", "ATTN_LAB_DATABASE_URL", SCHEMA_ENV)}
-    os.environ["ATTN_LAB_PSEUDO"] = "1"
+    before = os.environ.get("ATTN_LAB_PSEUDO")
+    os.environ["ATTN_LAB_PSEUDO"] = "1"  # the server inherits it
     try:
-        if request.param == "sqlite":
-            with harness.server_with_database(tmp_path_factory.mktemp("phone"), "app.py") as (running, url):
-                yield running, Poll(open_store(url))
-            return
-        url = os.environ.get("ATTN_TEST_DATABASE_URL", "").strip()
-        if not url:
-            if os.environ.get("REQUIRE_POSTGRES") == "1":
-                pytest.fail("REQUIRE_POSTGRES=1 but ATTN_TEST_DATABASE_URL is not set", pytrace=False)
-            pytest.skip("ATTN_TEST_DATABASE_URL is not set (`bash scripts/test_postgres.sh` prints one)")
-        schema = f"phone_{uuid.uuid4().hex[:12]}"
-        os.environ["ATTN_LAB_DATABASE_URL"], os.environ[SCHEMA_ENV] = url, schema
-        with harness.start_server("app.py", cwd=harness.REPO_ROOT) as running:
+        with harness.server_on(request.param, tmp_path_factory.mktemp("phone"), "phone") as (running, url, schema):
             yield running, Poll(open_store(url, schema=schema))
     finally:
-        for key, value in before.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        if before is None:
+            os.environ.pop("ATTN_LAB_PSEUDO", None)
+        else:
+            os.environ["ATTN_LAB_PSEUDO"] = before
 
 
 def phone_page(browser, width: int = 390, height: int = 844, scheme: str = "light", script: bool = True):
