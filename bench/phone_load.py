@@ -185,7 +185,7 @@ class Phone:
         while not self.tally.stop:
             try:
                 status, __, body, __ = await self.waiting.request(
-                    "GET", f"/j/{self.code}/wait?since={self.stamp}", self.cookie_header(), timeout=40)
+                    "GET", f"/j/{self.code}/wait?since={self.stamp}", self.cookie_header(), timeout=70)
             except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
                 self.tally.failures.append(f"wait: {type(error).__name__}")
                 self.waiting.close()
