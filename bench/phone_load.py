@@ -248,7 +248,7 @@ def _gunzip(body: bytes) -> str:
 
 
 async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally, questions: list[live.Live],
-               pid: int) -> tuple[float, float]:
+               pids) -> tuple[float, float]:
     rng = random.Random(args.seed)
     phones = [Phone(port, code, tally, questions, random.Random(rng.random()), args.answer_within)
               for _ in range(args.phones)]
@@ -260,15 +260,15 @@ async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally
     tally.arrived.clear()
     followers = [asyncio.ensure_future(phone.follow()) for phone in phones]
     await asyncio.sleep(2)
-    cpu_start, wall_start = harness.process_cpu_seconds(pid), time.perf_counter()
+    cpu_start, wall_start = sum(harness.process_cpu_seconds(pid) for pid in pids()), time.perf_counter()
     for scene in range(1, args.scenes):
         tally.moved_at[(scene, "voting")] = time.perf_counter()
         await asyncio.to_thread(poll.show_scene, code, secret, scene, False)
         await asyncio.sleep(args.scene_seconds - args.reveal_before)
         await asyncio.to_thread(poll.show_scene, code, secret, scene, True)
         await asyncio.sleep(args.reveal_before)
-    cpu = harness.process_cpu_seconds(pid) - cpu_start
-    tally.rss_mb = rss_mb(pid)
+    cpu = sum(harness.process_cpu_seconds(pid) for pid in pids()) - cpu_start
+    tally.rss_mb = sum(rss_mb(pid) for pid in pids())
     wall = time.perf_counter() - wall_start
     tally.stop = True
     for task in followers:
@@ -290,6 +290,9 @@ def main() -> None:
     parser.add_argument("--url", default="", help="database URL (default: SQLite in a temp folder)")
     parser.add_argument("--server-cpus", default="", help="keep the app server on these CPUs (e.g. 0)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--deploy", action="store_true",
+                        help="start bash deploy/local.sh (HAProxy, three app.py replicas, its own PostgreSQL; --url "
+                             "ignored) and send the phones through the proxy; server CPU is the replicas' sum")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.phones + 256)), hard))
@@ -297,6 +300,13 @@ def main() -> None:
     if server_cpus:
         os.sched_setaffinity(0, os.sched_getaffinity(0) - server_cpus)
     temp = tempfile.TemporaryDirectory()
+    deployment = None
+    if args.deploy:
+        sys.path.insert(0, str(REPO_ROOT / "tests" / "deploy"))
+        from local_deploy import start_local  # noqa: PLC0415
+
+        deployment = start_local()
+        args.url = deployment.database_url
     url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
     os.environ["ATTN_LAB_DATABASE_URL"] = url
     poll = Poll(open_store(url, application_name="attn-lab-phone-bench"))
@@ -306,23 +316,35 @@ def main() -> None:
     import load  # noqa: PLC0415 (bench/load.py: pin_to)
     import phones as streamlit_phones  # noqa: PLC0415 (bench/phones.py: serve, stop)
 
-    port = harness.free_port()
     log_path = Path(temp.name) / "server.log"
-    process = streamlit_phones.serve(port, log_path, "app.py")
-    if server_cpus:
-        load.pin_to(process.pid, server_cpus)
+    if deployment is not None:
+        port, process = deployment.proxy_port, None
+        pids = lambda: [deployment.replica_pid(n) for n in (1, 2, 3)]  # noqa: E731
+    else:
+        port = harness.free_port()
+        process = streamlit_phones.serve(port, log_path, "app.py")
+        if server_cpus:
+            load.pin_to(process.pid, server_cpus)
+        pids = lambda: [process.pid]  # noqa: E731
     tally = Tally()
     try:
-        cpu, wall = asyncio.run(hall(args, port, poll, room.code, room.host_secret, tally, questions, process.pid))
+        cpu, wall = asyncio.run(hall(args, port, poll, room.code, room.host_secret, tally, questions, pids))
         counted = {scene: sum(poll.counts(room.code, scene).rounds[0]) for scene in range(1, args.scenes)}
     finally:
-        streamlit_phones.stop(process)
+        if deployment is not None:
+            log_path.write_text("".join((deployment.run_dir / f"app{n}.log").read_text(errors="replace")
+                                        for n in (1, 2, 3)))
+            poll.store.engine.dispose()
+            deployment.stop()
+        else:
+            streamlit_phones.stop(process)
     log = log_path.read_text(errors="replace")
     phone_minutes = args.phones * wall / 60
     confirmed = sum(tally.sent.get(scene, 0) for scene in range(1, args.scenes))
     lost = sum(max(0, tally.sent.get(scene, 0) - counted[scene]) for scene in counted)
     twice = sum(max(0, counted[scene] - tally.sent.get(scene, 0)) for scene in counted)
-    print(f"backend {url.split(':', 1)[0]} · {args.phones} phones · server on CPU {args.server_cpus or 'any'} · "
+    print(f"backend {url.split(':', 1)[0]}{' through HAProxy, 3 replicas' if deployment else ''} · {args.phones} "
+          f"phones · server on CPU {args.server_cpus or 'any'} · "
           f"{args.scenes - 1} scenes x {args.scene_seconds:.0f} s measured · load average "
           f"{os.getloadavg()[0]:.1f}")
     print(f"move -> question with its answer box on the phone: {spread(tally.arrived)} (target p95 <= 0.3 s); "
