@@ -51,12 +51,6 @@ NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
 HOLD_S = 20.0  # the longest a request is held; under the proxy's `timeout server 60s` (deploy/haproxy.cfg)
 CHECK_S = 0.1  # how often a room with held requests is read again: a scene change reaches the browsers within this
 ALIVE_S = 1.0  # how often a held request asks whether its browser is still there
-# The phone's page (attn_phone) holds its wait longer and asks about its browser less often: a hall of 1,000 idle
-# phones then costs 1,000 / PHONE_ALIVE_S wake-ups a second and a renewed request a phone every PHONE_HOLD_S, not
-# 1,000 a second and one every HOLD_S (both well under the proxy's `timeout server 60s`); a phone gone away keeps
-# its held request at most PHONE_HOLD_S.
-PHONE_HOLD_S = 45.0
-PHONE_ALIVE_S = 5.0
 MAX_HELD = 2000  # held requests in one process; past it a request is answered at once (its browser asks in 2 s)
 MAX_SINCE = 64  # a stamp is "version:phase:expired:activity", about 20 characters; a longer `since` is no stamp of ours
 
@@ -294,8 +288,7 @@ def served() -> list[Route]:
     the checks (available()). ATTN_LAB_STAMP_ROUTE=0 leaves the checks out (the boards keep their one-second timer; a
     bench's baseline), and ATTN_LAB_BOARD_ROUTE=0 the boards' alone; the phone's page is always served."""
     watch = Watch()
-    phones = Phones(poll_service.process_poll, lambda request, code, since: watch.until_moved(
-        request, code, since, hold_s=PHONE_HOLD_S, alive_s=PHONE_ALIVE_S))
+    phones = Phones(poll_service.process_poll, lambda request, code, since: watch.until_moved(request, code, since))
     if os.environ.get(ROUTE_ENV) == "0":
         return phones.routes()
     os.environ[ROUTE_ENV] = "1"
