@@ -62,9 +62,9 @@ class Phase(StrEnum):
 class Limits:
     room_lifetime_s: float = 12 * 3600  # a lecture day; then the room and its code are gone
     max_open_rooms: int = 200  # open = not ended and not expired, across the whole app
-    max_voters_per_room: int = 2000  # the largest hall; one core holds 1,000 phones on the phone's page
-    max_votes_per_second: float = 400  # per room, sustained: a script stops here; 1,000 phones in 10 s are 100 a second
-    vote_burst: int = 4000  # per room at once: every voter at the cap can vote and change their mind once
+    max_voters_per_room: int = 5000  # the largest hall (3,000 phones, docs/deployment.md) with room to spare
+    max_votes_per_second: float = 1000  # per room, sustained: a script stops here; 3,000 phones in 10 s are 300/s
+    vote_burst: int = 10000  # per room at once: every voter at the cap can vote and change their mind once
     voter_votes_per_second: float = 3  # per voter, sustained: changing one's mind a few times a second is fine
     voter_vote_burst: int = 10  # per voter at once; 700 taps in 2 s get about 16 through, not the room's bucket
     opens_per_browser: int = 3  # rooms one browser may open at once ...
