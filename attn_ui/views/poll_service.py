@@ -7,10 +7,9 @@ turned into sentences.
 - The URL comes from Streamlit secrets (`poll_database_url`), else from ATTN_LAB_DATABASE_URL, else SQLite. On
   PostgreSQL, ATTN_LAB_DATABASE_SCHEMA names a schema of its own for the poll's tables (several courses, or test
   runs, in one database); the public schema without it.
-- A browser is recognised without an account (see voter_id).
+- A lecturer's browser is recognised without an account (opener_keys); a phone's by the phone's page (attn_phone).
 
 Session state used here:
-    poll.voter   this session's opaque voter id (never shown, never stored: the database gets a salted hash)
     poll.host    (room code, host secret) of the room this session controls, once the host link was checked
     poll.url     the database URL this session uses (secrets or environment, read once)
     poll.touched when this host page last told the database it is still there (time.monotonic)
@@ -21,8 +20,6 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import os
-import re
-import secrets
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -33,12 +30,9 @@ from attn_poll import DatabaseError, Poll, PollError, StorageError, open_store, 
 
 SECRET_NAME = "poll_database_url"
 XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's own cookie: one random token per browser, set before the page runs
-VOTER_PARAM = "v"  # a voter token in the URL, only when the browser sent no XSRF cookie
-VOTER_KEY = "poll.voter"
 HOST_KEY = "poll.host"
 URL_KEY = "poll.url"
-URL_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
-VOTER_SALT = b"attn-lab class poll voter\x00"  # the raw cookie token never leaves this process
+BROWSER_SALT = b"attn-lab class poll voter\x00"  # the raw cookie token never leaves this process
 STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
 
 Value = TypeVar("Value")
@@ -123,36 +117,13 @@ def browser_token() -> bytes | None:
     return bytes(byte ^ mask[i % 4] for i, byte in enumerate(masked))
 
 
-def voter_id() -> str:
-    """This browser's opaque voter id, the same in a reload and, with the cookie, in a second tab.
-
-    With Streamlit's XSRF cookie (always there unless XSRF protection is switched off): a hash of its token, so
-    every tab of the browser is one voter. Without it: a random token kept in the URL (`v=`), which a reload
-    keeps but a second tab opened from the QR code does not. The id is never shown and never stored as it is.
-    """
-    known = st.session_state.get(VOTER_KEY)
-    if isinstance(known, str) and known:
-        return known
-    token = browser_token()
-    if token is not None:
-        voter = "b" + hashlib.sha256(VOTER_SALT + token).hexdigest()[:40]
-    else:
-        typed = st.query_params.get(VOTER_PARAM, "")
-        url_token = typed if URL_TOKEN.fullmatch(typed) else secrets.token_urlsafe(18)
-        if typed != url_token:
-            st.query_params[VOTER_PARAM] = url_token
-        voter = "u" + url_token
-    st.session_state[VOTER_KEY] = voter
-    return voter
-
-
 def opener_keys() -> tuple[str, ...]:
     """Who opens a room, for its opening limits: this browser (when it sent the cookie) and the client address.
 
     The address is st.context.ip_address: the websocket's peer, or, behind a proxy on this machine, what its
     X-Forwarded-For says (uvicorn trusts a proxy on 127.0.0.1 only). Loopback reads as None: one local address."""
     token = browser_token()
-    keys = [] if token is None else ["browser:" + hashlib.sha256(VOTER_SALT + token).hexdigest()]
+    keys = [] if token is None else ["browser:" + hashlib.sha256(BROWSER_SALT + token).hexdigest()]
     keys.append(address_key(st.context.ip_address))
     return tuple(keys)
 

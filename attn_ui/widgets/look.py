@@ -448,12 +448,6 @@ POLL_CSS = """
   line-height: 1.1 !important; font-family: "Source Code Pro", ui-monospace, monospace !important; }
 [class*="st-key-poll-round-"] [data-testid="stProgress"] [role="progressbar"] > div { height: 0.9rem !important; }
 .st-key-poll-join img { image-rendering: pixelated; }
-/* the phone's hidden Refresh (pressed by the browser's check, poll_view.PHONE_JS) and its script take no room */
-.st-key-poll-refresh, .st-key-poll-stamp,
-[data-testid="stElementContainer"]:has(#attn-phone) { display: none !important; }
-/* A phone's options are big enough to tap and to read at arm's length */
-.st-key-poll-phone [data-testid="stRadio"] label p { font-size: 1.05rem !important; line-height: 1.4 !important; }
-.st-key-poll-phone [data-testid="stRadio"] label { padding: 0.3rem 0 !important; }
 </style>
 """
 

@@ -214,6 +214,21 @@ def server_with_database(folder: Path, script: str = "app.py") -> Iterator[tuple
 
 
 SCHEMA_ENV = "ATTN_LAB_DATABASE_SCHEMA"
+PSEUDO_ENV = "ATTN_LAB_PSEUDO"
+
+
+@contextlib.contextmanager
+def pseudo_offered() -> Iterator[None]:
+    """Servers started inside offer the pseudo-language (they inherit ATTN_LAB_PSEUDO=1); put back afterwards."""
+    before = os.environ.get(PSEUDO_ENV)
+    os.environ[PSEUDO_ENV] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(PSEUDO_ENV, None)
+        else:
+            os.environ[PSEUDO_ENV] = before
 
 
 def postgres_url() -> str:

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from urllib.parse import quote
 
@@ -92,16 +91,8 @@ def untranslated(texts: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def pseudo_server(tmp_path_factory):
-    before = os.environ.get("ATTN_LAB_PSEUDO")
-    os.environ["ATTN_LAB_PSEUDO"] = "1"  # the server inherits it: the pseudo-language is offered
-    try:
-        with harness.server_with_database(tmp_path_factory.mktemp("pseudo"), "app.py") as (running, url):
-            yield running, Poll(open_store(url))
-    finally:
-        if before is None:
-            os.environ.pop("ATTN_LAB_PSEUDO", None)
-        else:
-            os.environ["ATTN_LAB_PSEUDO"] = before
+    with harness.pseudo_offered(), harness.server_with_database(tmp_path_factory.mktemp("pseudo")) as (running, url):
+        yield running, Poll(open_store(url))
 
 
 def visit_phone(page, server, path: str) -> None:

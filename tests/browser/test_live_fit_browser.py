@@ -13,8 +13,6 @@ two fullest phases, closed and revealed, and Spanish the revealed one, where its
 
 from __future__ import annotations
 
-import os
-
 import fit
 import harness
 import pytest
@@ -50,16 +48,8 @@ COLLISIONS = r"""
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
-    before = os.environ.get("ATTN_LAB_PSEUDO")
-    os.environ["ATTN_LAB_PSEUDO"] = "1"  # the server inherits it: the pseudo-language is offered
-    try:
-        with harness.server_with_database(tmp_path_factory.mktemp("fit"), "app.py") as (running, url):
-            yield running, Poll(open_store(url))
-    finally:
-        if before is None:
-            os.environ.pop("ATTN_LAB_PSEUDO", None)
-        else:
-            os.environ["ATTN_LAB_PSEUDO"] = before
+    with harness.pseudo_offered(), harness.server_with_database(tmp_path_factory.mktemp("fit")) as (running, url):
+        yield running, Poll(open_store(url))
 
 
 def room_at(poll: Poll, number: int, phase: str):

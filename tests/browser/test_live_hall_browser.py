@@ -54,11 +54,12 @@ def cookie(context, code: str) -> str:
     return next(c["value"] for c in context.cookies() if c["name"] == f"attn_host_{code}")
 
 
-def go_live(browser, server):
-    """Go live from a projector at 1280x720; `server` is the running app or its address."""
+def go_live(browser, server, query: str = ""):
+    """Go live from a projector at 1280x720 (Lecture_scenes?mode=projector, plus `query`), on the join screen;
+    `server` is the running app or its address."""
     context = harness.new_context(browser, 1280, 720)
     page = context.new_page()
-    page.goto(f"{getattr(server, 'url', server)}Lecture_scenes?mode=projector", timeout=SLOW_MS)
+    page.goto(f"{getattr(server, 'url', server)}Lecture_scenes?mode=projector{query}", timeout=SLOW_MS)
     harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
     page.locator(".st-key-live-go button").first.click()
     settle(page)

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import harness
 import pytest
+from test_live_hall_browser import go_live
 
 from attn_poll import Phase, Poll, open_store
 
@@ -65,13 +66,7 @@ def press(page, key: str) -> None:
 
 def test_two_host_pages_and_a_phone_see_exactly_the_moves_pressed(browser, hall):
     server, poll = hall
-    projector = harness.new_context(browser, 1280, 720).new_page()
-    projector.goto(f"{server.url}Lecture_scenes?mode=projector", timeout=SLOW_MS)
-    harness.wait_for_app(projector, timeout_ms=SLOW_MS, initial_wait_ms=0)
-    projector.locator(".st-key-live-go button").first.click()
-    settle(projector)
-    code = parse_qs(urlsplit(projector.url).query)["room"][0]
-    secret = next(c["value"] for c in projector.context.cookies() if c["name"] == f"attn_host_{code}")
+    __, projector, code, secret = go_live(browser, server)
     press(projector, "j")  # the join screen away
 
     phone = harness.new_context(browser, 390, 844, touch=True).new_page()
@@ -109,12 +104,7 @@ def test_two_host_pages_and_a_phone_see_exactly_the_moves_pressed(browser, hall)
 
 def test_the_badge_menu_closes_on_its_own_action_and_end_asks_first(browser, hall):
     server, poll = hall
-    page = harness.new_context(browser, 1280, 720).new_page()
-    page.goto(f"{server.url}Lecture_scenes?mode=projector&scene=4", timeout=SLOW_MS)
-    harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
-    page.locator(".st-key-live-go button").first.click()
-    settle(page)
-    code = parse_qs(urlsplit(page.url).query)["room"][0]
+    __, page, code, __ = go_live(browser, server, "&scene=4")
     press(page, "j")  # the join screen away
     menu = page.locator('[data-testid="stPopoverBody"]')
     page.locator(".st-key-live-badge button").first.click()

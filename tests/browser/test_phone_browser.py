@@ -46,16 +46,9 @@ def axe_source() -> str:
 @pytest.fixture(scope="module", params=("sqlite", "postgresql"))
 def phone_server(request, tmp_path_factory):
     """(server, Poll on its database), the pseudo-language offered."""
-    before = os.environ.get("ATTN_LAB_PSEUDO")
-    os.environ["ATTN_LAB_PSEUDO"] = "1"  # the server inherits it
-    try:
-        with harness.server_on(request.param, tmp_path_factory.mktemp("phone"), "phone") as (running, url, schema):
-            yield running, Poll(open_store(url, schema=schema))
-    finally:
-        if before is None:
-            os.environ.pop("ATTN_LAB_PSEUDO", None)
-        else:
-            os.environ["ATTN_LAB_PSEUDO"] = before
+    with harness.pseudo_offered(), harness.server_on(request.param, tmp_path_factory.mktemp("phone"), "phone") as (
+            running, url, schema):
+        yield running, Poll(open_store(url, schema=schema))
 
 
 def phone_page(browser, width: int = 390, height: int = 844, scheme: str = "light", script: bool = True):
