@@ -41,6 +41,7 @@ from attn_phone import screens
 from attn_poll import DatabaseError, Phase, Poll, PollError, RoomExpired, RoomNotFound, StorageError
 from attn_poll.codes import CODE_LENGTH, normalise_room_code
 from attn_poll.errors import LimitReached, RoomEnded, RoundClosed, UnknownOption
+from attn_poll.rooms import stamp_text
 from attn_ui.quiz.poll_questions import POLL_BY_ID
 from attn_ui.words import live
 
@@ -61,11 +62,6 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 PAGE_HEADERS = MappingProxyType({**NO_STORE, "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                                  "Referrer-Policy": "same-origin"})
 SENT_NOTES = ("sent", "closed", "range", "empty", "option", "limit", "storage", "stale")
-
-
-def stamp_text(version: int, phase: str, expired: bool) -> str:
-    """A room's stamp as its phones follow it: "version:phase:expired" (poll_route.room_view of the board's)."""
-    return f"{version}:{phase}:{int(bool(expired))}"
 
 
 @dataclass(frozen=True)
@@ -542,4 +538,4 @@ def streamlit_index() -> Path:
     return Path(spec.origin).parent / "static" / "index.html"
 
 
-__all__ = ["CSRF_COOKIE", "LANGUAGES", "PSEUDO", "VOTER_COOKIE", "Phones", "stamp_text", "voter_of"]
+__all__ = ["CSRF_COOKIE", "LANGUAGES", "PSEUDO", "VOTER_COOKIE", "Phones", "voter_of"]

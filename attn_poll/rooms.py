@@ -142,6 +142,12 @@ class PhoneView:
     carried: bool = False  # my_vote is the first round's answer, counted again in the second
 
 
+def stamp_text(version: int, phase: str, expired: bool, *activity: int) -> str:
+    """A stamp (Poll.room_stamp, Poll.board_stamp) as the held checks and the pages write it: "version:phase:expired"
+    and, for a board, ":activity"."""
+    return ":".join((str(version), str(phase), str(int(expired)), *(str(count) for count in activity)))
+
+
 @dataclass(frozen=True)
 class Poll:
     """The room rules over one Store. Cheap to build; share one per app process."""

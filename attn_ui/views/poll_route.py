@@ -40,6 +40,7 @@ from starlette.routing import Route
 
 from attn_phone.routes import Phones
 from attn_poll import PollError
+from attn_poll.rooms import stamp_text
 from attn_poll.store import DatabaseError
 from attn_ui.views import poll_service
 
@@ -307,11 +308,6 @@ def available() -> bool:
 def board_available() -> bool:
     """Does this process serve the boards' route?"""
     return available() and os.environ.get(BOARD_ROUTE_ENV) == "1"
-
-
-def stamp_text(version: int, phase: str, expired: bool, *activity: int) -> str:
-    """The stamp as the route writes it, for the page to embed what it was drawn with (the board's with activity)."""
-    return ":".join((str(version), str(phase), str(int(expired)), *(str(count) for count in activity)))
 
 
 def stamp_url(page_url: str | None, code: str, what: str = "stamp") -> str:
