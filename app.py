@@ -9,7 +9,7 @@ import streamlit as st
 
 if __name__ == "__main__":  # a page view; imported to find `app`, the file needs none of these (nor their caches)
     from attn_lang import _
-    from attn_ui.widgets import lang, panels, projector, share, state, theme
+    from attn_ui.widgets import lang, panels, progress, projector, share, state, theme
     from attn_ui.widgets.controls import lab_controls
     from attn_ui.widgets.join import back_to_lecture, follow_lecture_of_lab, join_switch, lecture_view
     from attn_ui.widgets.look import apply_look
@@ -51,6 +51,7 @@ def lab() -> None:
         panels.legend(result)
         share.share_row(result, view)
     state.remember(settings, view=view)
+    progress.keep_lab(settings, own=not incoming.from_link)
 
 
 def page() -> None:
@@ -63,6 +64,8 @@ def page() -> None:
     back_to_lesson()  # a lesson's Try-it opened the Lab: the way back is here, not in the sidebar
     back_to_lecture()  # a live lecture's phone opened the Lab: one tap back to the lecture
     newcomer_line()  # otherwise, for a first visit: where to start
+    if not projector.is_on():  # a projected Lab must fit 720 px: the note is for a student's own screen
+        progress.lab_back_note()  # the Lab as this browser left it last time, with the way to the default
     join_switch()  # the class poll's join code, once this browser has opened a room
     lab()
 

@@ -16,8 +16,9 @@ import streamlit as st
 from attn_core.query import ANSWERS_KEY as ANSWERS_PARAM
 from attn_core.query import quoted, unused_key_notes
 from attn_lang import N_, _
-from attn_ui.quiz.bank import QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
+from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Section
+from attn_ui.quiz.pages import PAGE_QUESTIONS
 from attn_ui.widgets import address, questions
 from attn_ui.widgets.questions import render_question, reset, score
 from attn_ui.widgets.state import history_navigation
@@ -29,6 +30,7 @@ SECTION_KEY = "quiz.section"  # the section in view
 URL_SECTION_KEY = "quiz.url"  # the address (key -> value) this page last wrote, or arrived with
 ARRIVED_KEY = "quiz.arrived"  # this run is a navigation run: what it writes replaces the page's history entry
 PICKER_KEY = "quiz.pick"  # the section picker
+PAGE = "pages/8_Check_yourself.py"
 SECTION_PARAM = "section"  # ?section=padding opens the page on that section
 
 
@@ -99,15 +101,22 @@ def overall_score() -> None:
         part = score(in_section(section.id))
         parts.append(f"{_(section.title)} {part.right}/{part.total}")
     st.caption(_("Right on the first try: {sections}", sections=" · ".join(parts)))
+    lessons = [tuple(BY_ID[qid] for qid in asked) for script, asked in PAGE_QUESTIONS.items() if script != PAGE]
+    done = sum(1 for asked in lessons if score(asked).answered == len(asked))
+    st.caption(_("Lessons whose questions you have all answered: {done} of {total}. Your answers are kept in this "
+                 "browser, so they are here tomorrow too.", done=done, total=len(lessons)))
 
 
 def reset_controls(section: Section) -> None:
     with st.popover(_("Start again"), icon=":material/restart_alt:"):
-        st.markdown(_("Clear the answers, skips and scores of this section or of all (the lessons ask some of these "
-                      "questions too). Changed your mind? The browser's Back button brings them back."))
+        st.markdown(_("Clear the answers, skips and scores of this section or of all, here and in this browser's "
+                      "saved progress (the lessons ask some of these questions too)."))
         st.button(_("Clear “{section}”", section=_(section.title)), key="quiz.reset.section", on_click=reset,
                   args=(in_section(section.id),))
         st.button(_("Clear every section"), key="quiz.reset.all", on_click=reset, type="primary")
+    if questions.can_undo_reset():
+        st.button(_("Undo: bring back the answers just cleared"), key="quiz.reset.undo", icon=":material/undo:",
+                  on_click=questions.undo_reset)
 
 
 def render_section(section: Section) -> None:

@@ -95,10 +95,11 @@ button:not(:disabled) kbd { opacity: 1 !important; }
 }
 /* Training | Re-roll share a wrapping row (controls.py); Re-roll keeps a readable width, else it wraps below */
 [class*="-dropout-row"] .stButton { min-width: 7.5rem; }
-/* The elements holding our script (TOUCH_JS below) and a map's phone CSS take no room: a projector page must still
-   fit 720 px */
+/* The elements holding our script (TOUCH_JS below), a map's phone CSS and the progress store (progress.py) take no
+   room: a projector page must still fit 720 px */
 [data-testid="stElementContainer"]:has(#attn-touch),
-[data-testid="stLayoutWrapper"]:has(> [class*="st-key-mp-"]), .stApp [class*="st-key-mp-"] {
+[data-testid="stLayoutWrapper"]:has(> [class*="st-key-mp-"]), .stApp [class*="st-key-mp-"],
+[data-testid="stLayoutWrapper"]:has(> [class*="st-key-attn-progress"]), .stApp [class*="st-key-attn-progress"] {
   display: none !important; }
 /* A phone has no hover: Plotly's tooltip would only cover the row label the student just tapped; and the toolbars
    that a hover would show and hide (Plotly's camera and full screen, a table's search and download) stay up after

@@ -8,6 +8,8 @@ from pathlib import Path
 import streamlit as st
 
 from attn_lang import N_, _
+from attn_ui.quiz.bank import BY_ID
+from attn_ui.quiz.pages import PAGE_QUESTIONS
 from attn_ui.widgets import join, lang, theme
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: attn_ui/widgets/nav.py -> ../../..
@@ -44,17 +46,32 @@ def menu_pages() -> tuple[tuple[str, str, str], ...]:
 
 
 def _links() -> None:
+    """Each page's link; a page whose questions are all answered is marked (its icon, and in words in its tip)."""
+    from attn_ui.widgets import questions  # here: questions draws a Lab button (page.py), and page.py imports nav
+
     for script, label, icon in menu_pages():
-        st.page_link(script, label=label, icon=icon)
+        asked = PAGE_QUESTIONS.get(script)
+        done = questions.score(tuple(BY_ID[qid] for qid in asked)) if asked else None
+        if done is None or done.answered < done.total:
+            st.page_link(script, label=label, icon=icon)
+        elif done.right == done.total:
+            st.page_link(script, label=label, icon=":material/verified:",
+                         help=_("Answered, and right on the first try."))
+        else:
+            st.page_link(script, label=label, icon=":material/check_circle:",
+                         help=_("Answered; not all right on the first try."))
 
 
 def sidebar_nav() -> None:
     """The sidebar: the app's name, its pages, the language menu and the theme; and, in the page, the note for a
     `lang` the app does not speak or a `theme` it does not know."""
+    from attn_ui.widgets import progress  # here: progress -> questions -> page.py, which imports nav
+
     lang.document_language()
     theme.choose()
     with st.sidebar:
         theme.document_theme()  # a hidden mark: in the sidebar, where it takes no room from a page that must fit 720 px
+        progress.keep()  # the answers kept in this browser: loaded once, then saved (hidden, like the mark)
         st.markdown(f"**{_(APP_NAME)}**")
         _links()
         lang.menu()
@@ -65,6 +82,7 @@ def sidebar_nav() -> None:
     theme_note = theme.note()
     if theme_note:
         st.info(theme_note, icon=":material/contrast:")
+    progress.offered_note()
 
 
 def page_menu(first: Callable[[], None] | None = None) -> None:

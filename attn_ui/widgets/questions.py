@@ -11,6 +11,7 @@ back from it when the page is drawn again.
     quiz.first    question id -> the first complete answer: the one the score counts
     quiz.skipped  question id -> True: a lesson's prediction skipped on purpose, to see the answer (predict.py). It
                   counts as unanswered, and an answer given after it never as right on the first try
+    quiz.undo     what the last "Start again" cleared, for its undo
     quiz.w.<id>   the widget of one question (for an ordering question: the pills of the next line)
 
 The Check yourself page's own keys (quiz.section, quiz.url, quiz.pick) live with that page, in
@@ -41,6 +42,7 @@ from attn_ui.widgets.page import lab_button
 ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"
 SKIPPED_KEY = "quiz.skipped"
+UNDO_KEY = "quiz.undo"  # what the last "Start again" cleared (id -> a one-item `answers` value), for its undo
 WIDGET_PREFIX = "quiz.w."
 
 
@@ -79,12 +81,25 @@ def record(question: Question, value: Any) -> None:
 
 
 def reset(questions: tuple[Question, ...] = QUESTIONS) -> None:
-    """Forget the answers to these questions (a button callback: runs before any widget is drawn)."""
+    """Forget the answers to these questions (a button callback: runs before any widget is drawn); what they were is
+    kept for `undo_reset` until the next reset."""
+    st.session_state[UNDO_KEY] = {qid: raw for qid, raw in saved_items().items() if qid in {q.id for q in questions}}
     for question in questions:
         answers().pop(question.id, None)
         first_answers().pop(question.id, None)
         skipped().pop(question.id, None)
         st.session_state[widget_key(question)] = None  # None, not a deletion: the browser clears the pick too
+
+
+def undo_reset() -> None:
+    """Bring back what the last reset cleared (a button callback)."""
+    cleared = st.session_state.pop(UNDO_KEY, None)
+    if isinstance(cleared, dict):
+        merge_saved(cleared, over_held=True)
+
+
+def can_undo_reset() -> bool:
+    return bool(st.session_state.get(UNDO_KEY))
 
 
 def sync() -> None:
@@ -134,6 +149,70 @@ def restore(questions: tuple[Question, ...], raw: str | None, key: str) -> list[
         shown = read.current.get(index) if question.kind != "order" else None
         st.session_state[widget_key(question)] = shown  # the widget says what the address says
     return read.notes
+
+
+# --- the answers kept in the browser (progress.py) ---------------------------------------------------------
+
+
+def saved_items() -> dict[str, str]:
+    """Every question with an answer or a skip, by id, each as its own one-item `answers` value: what the browser
+    keeps. By id, not by place in the bank, so progress saved before a question was added still reads."""
+    sync()
+    first, current, skips, items = first_answers(), answers(), skipped(), {}
+    for question in QUESTIONS:
+        if question.id in first or question.id in current or question.id in skips:
+            items[question.id] = write_answers(_shapes((question,)), {0: first[question.id]} if question.id in first
+                                               else {}, {0: current[question.id]} if question.id in current else {},
+                                               {0} if question.id in skips else set())
+    return items
+
+
+def _state_of(question: Question) -> tuple[Any, Any, bool]:
+    return first_answers().get(question.id), answers().get(question.id), question.id in skipped()
+
+
+def _set_state(question: Question, first: Any, current: Any, skip: bool) -> None:
+    for store, value in ((first_answers(), first), (answers(), current)):
+        if value is None:
+            store.pop(question.id, None)
+        else:
+            store[question.id] = value
+    if skip:
+        skipped()[question.id] = True
+    else:
+        skipped().pop(question.id, None)
+    st.session_state[widget_key(question)] = current if question.kind != "order" else None
+
+
+def merge_saved(items: dict[str, str], over_held: bool = False) -> dict[str, tuple[Any, Any, bool]]:
+    """Bring the browser's saved answers into the session (a callback: before any widget is drawn). A question the
+    session has not touched takes the saved answer; one the session holds differently (a shared link's answer)
+    keeps the student's saved answer, and the link's is returned (id -> first, current, skipped) to be offered.
+    Unknown ids and garbled items are skipped: the browser's storage is input like any other. `over_held`: the
+    saved answers replace whatever the session holds, and nothing is offered (an undo)."""
+    offered = {}
+    for question_id, raw in items.items():
+        question = BY_ID.get(question_id)
+        if question is None or not isinstance(raw, str):
+            continue
+        read = read_answers(raw[:200], _shapes((question,)), "progress")
+        if read.notes:
+            continue
+        saved = (read.first.get(0), read.current.get(0), 0 in read.skipped)
+        held = _state_of(question)
+        if held == saved:
+            continue
+        if held != (None, None, False) and not over_held:
+            offered[question.id] = held
+        _set_state(question, *saved)
+    return offered
+
+
+def take_offered(offered: dict[str, tuple[Any, Any, bool]]) -> None:
+    """Use the answers a link carried instead of the saved ones (a button callback, the student's own choice)."""
+    for question_id, held in offered.items():
+        if question_id in BY_ID:
+            _set_state(BY_ID[question_id], *held)
 
 
 # --- one question ----------------------------------------------------------------------------------------

@@ -303,8 +303,21 @@ def test_a_bare_link_keeps_the_sessions_answers_and_writes_them_in_place():
     assert at.query_params["answers"] == LETTERS[question.answer] and written_in_place(at)
 
 
-def test_start_again_says_that_back_brings_the_answers_back():
+def test_start_again_clears_the_saved_progress_too_and_its_undo_brings_every_answer_back():
     at = open_quiz()
     said = " ".join(m.value for m in at.markdown)
-    assert "cannot be undone" not in said
-    assert "The browser's Back button brings them back." in said
+    assert "cannot be undone" not in said and "this browser's saved progress" in said
+    first, second = in_section("causal")[:2]
+    answer(at, first, first.answer)
+    answer(at, second, wrong_answer(second))
+    answer(at, second, second.answer)  # the score keeps the first answer, which was wrong
+    assert progress_text(at) == f"2 of {TOTAL} answered · 1 right on the first try"
+    assert "quiz.reset.undo" not in [button.key for button in at.button], "nothing cleared yet: nothing to undo"
+    at.button(key="quiz.reset.all").click().run()
+    ok(at)
+    assert progress_text(at) == f"0 of {TOTAL} answered · 0 right on the first try"
+    at.button(key="quiz.reset.undo").click().run()
+    ok(at)
+    assert progress_text(at) == f"2 of {TOTAL} answered · 1 right on the first try", "first answers come back too"
+    assert at.radio(key=f"quiz.w.{second.id}").value == second.answer
+    assert "quiz.reset.undo" not in [button.key for button in at.button], "one undo, of the last clear"
