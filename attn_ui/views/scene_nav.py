@@ -18,11 +18,15 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from attn_lang import _
+from attn_lang import N_, _
 from attn_ui.widgets import look
 
-NEXT_KEYS = ("Right", "Down", "Space")  # besides PageDown on the visible Next
-BACK_KEYS = ("Left", "Up")  # besides PageUp on the visible Back
+# The other keys of Next and Back (besides Page Down and Page Up on the visible buttons): the shortcut as Streamlit
+# names it, and the hidden button's label as a screen reader says it, one message a key (a key's name is a word of
+# the language, not code: "Right" is "flecha derecha" in Spanish)
+NEXT_KEYS = (("Right", N_("Forward (right arrow)")), ("Down", N_("Forward (down arrow)")),
+             ("Space", N_("Forward (space bar)")))
+BACK_KEYS = (("Left", N_("Previous (left arrow)")), ("Up", N_("Previous (up arrow)")))
 
 
 def write_step(number: int, revealed: bool) -> None:
@@ -58,11 +62,11 @@ def scene_nav(number: int, count: int, revealed: bool = True, beside: Callable[[
                    help=_("Shows the answer, then moves to the next scene"))
     look.apply_scene_keys_look()
     with st.container(key="scenes-keys", horizontal=True):
-        for key in NEXT_KEYS:
-            st.button(_("Forward ({key})", key=key), key=f"scenes.next.{key.lower()}", shortcut=key,
+        for key, label in NEXT_KEYS:
+            st.button(_(label), key=f"scenes.next.{key.lower()}", shortcut=key,
                       disabled=forward_to is None,
                       on_click=write_step, args=forward_to or (number, revealed))
-        for key in BACK_KEYS:
-            st.button(_("Previous ({key})", key=key), key=f"scenes.back.{key.lower()}", shortcut=key,
+        for key, label in BACK_KEYS:
+            st.button(_(label), key=f"scenes.back.{key.lower()}", shortcut=key,
                       disabled=back_to is None,
                       on_click=write_step, args=back_to or (number, revealed))
