@@ -23,7 +23,7 @@ from attn_lang import N_, _, _n, using
 from attn_phone.text import inline, paragraphs
 from attn_poll import Phase, RoomState
 from attn_ui.quiz.poll_questions import POLL_BY_ID, PollQuestion
-from attn_ui.words import live, poll_words
+from attn_ui.words import live, live_room, poll_words
 from attn_ui.words.export import lab_query
 from attn_ui.words.scenes import SCENES
 
@@ -236,7 +236,7 @@ def _poll_screen(state: RoomState, stamp: str, lang: str, root: str, lang_in_lin
 def recap(votes: dict[tuple[int, int], int], lang: str) -> dict:
     """A student's predictions in a lecture that has ended: the sentence over the table and its rows."""
     with using(lang):
-        lines = live.recap_lines(votes)
+        lines = live_room.recap_lines(votes)
         if not lines:
             return {"summary": _("You did not answer any scene in this lecture."), "rows": [], "head": ()}
         right = sum(line.right for line in lines)

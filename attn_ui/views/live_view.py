@@ -36,7 +36,7 @@ from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
 from attn_ui.views import board_check, host_access, poll_service, scene_nav
 from attn_ui.widgets import join, panels, projector
-from attn_ui.words import live, poll_words
+from attn_ui.words import live, live_room, poll_words
 
 NOTE_KEY = "live.note"
 CHECKED_KEY = "live.checked"
@@ -354,7 +354,7 @@ def _lecture_csv(live_host: Host) -> str:
     rows, error = poll_service.attempt(lambda: poll_service.poll().export_rows(live_host.code, live_host.secret))
     if error is not None:
         return f"error\n{error}\n"
-    return live.lecture_csv([live.Asked(row.question_id, row.rounds, row.changed, row.added) for row in rows])
+    return live_room.lecture_csv([live_room.Asked(row.question_id, row.rounds, row.changed, row.added) for row in rows])
 
 
 def _act(work: Callable[[], object]) -> None:
@@ -475,7 +475,7 @@ def _count_and_buttons(code: str, secret: str, version: int, view: ProjectorView
     show_note()
     with st.container(key="live-status"):
         answered = sum(view.counts.rounds[-1])
-        st.markdown(f"**{live.status_line(state.round_number, state.phase.value, answered, state.voter_count)}**")
+        st.markdown(f"**{live_room.status_line(state.round_number, state.phase.value, answered, state.voter_count)}**")
     with st.container(key="live-controls", horizontal=True, gap="small"):
         if state.phase is Phase.VOTING:
             st.button(_("Show the answers"), key="live.close", icon=":material/bar_chart:", on_click=_act,
@@ -514,11 +514,11 @@ def spread_block(question: live.Live, view: ProjectorView, revealed: bool, wide:
     st.html(JOIN_CSS)
     with st.container(key="live-spread" if lines else "live-spread-chart"):
         for round_number, tally in enumerate(rounds if lines else (), start=1):
-            line = live.spread_sentence(question, tally, revealed, short=len(rounds) > 1)
+            line = live_room.spread_sentence(question, tally, revealed, short=len(rounds) > 1)
             if len(rounds) > 1:
                 line = _("**{round}:** {spread}", round=poll_words.round_name(round_number), spread=line)
             if round_number == 2:
-                line = _("{line} · {changed}", line=line, changed=live.changed_line(view.counts.changed,
+                line = _("{line} · {changed}", line=line, changed=live_room.changed_line(view.counts.changed,
                                                                                     view.counts.added))
             st.markdown(line)  # a caption is hidden on the projector
         if not chart:
@@ -531,7 +531,7 @@ def spread_block(question: live.Live, view: ProjectorView, revealed: bool, wide:
                 question, rounds, revealed, height=height, font=SPREAD_FONT[0] if big else SPREAD_FONT[1],
                 names=[poll_words.round_name(n) for n in range(1, len(rounds) + 1)],
                 width=SPREAD_WIDTH[0 if wide else 2 if revealed else 1])
-            panels.chart(figure, key=f"live.spread.{current_language()}", config=layout.still_config(),
+            panels.chart(figure, key=f"live_room.spread.{current_language()}", config=layout.still_config(),
                          max_height=height)
 
 

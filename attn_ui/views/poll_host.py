@@ -16,7 +16,7 @@ from attn_poll import Phase, ProjectorView, RoomState
 from attn_ui.quiz.poll_questions import PollQuestion
 from attn_ui.views import board_check, host_access, poll_parts, poll_service
 from attn_ui.widgets import join, lang, look, panels, projector
-from attn_ui.words import live, poll_words
+from attn_ui.words import live, live_room, poll_words
 
 RETRY_EVERY_S = 2.0
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
@@ -125,7 +125,7 @@ def counts_block(view: ProjectorView, question: PollQuestion) -> None:
     names = [question.option_name(i) for i in range(question.option_count)]
     if len(counts.rounds) > 1:  # over both rounds, so that each round's heading keeps to one line
         with st.container(key="poll-changed"):
-            st.markdown(live.changed_line(counts.changed, counts.added))
+            st.markdown(live_room.changed_line(counts.changed, counts.added))
     columns = st.columns(len(counts.rounds)) if len(counts.rounds) > 1 else [st.container()]
     for round_number, (column, tally) in enumerate(zip(columns, counts.rounds, strict=True), start=1):
         with column.container(key=f"poll-round-{round_number}"):

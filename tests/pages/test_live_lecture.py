@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from attn_poll import Phase
 from attn_ui.views import live_view, poll_view
-from attn_ui.words import live
+from attn_ui.words import live, live_room
 from attn_ui.words.scenes import SCENES, scene_words
 from tests.apptest_helpers import open_page as page
 from tests.apptest_helpers import texts
@@ -131,7 +131,7 @@ def test_a_lecture_runs_three_scenes_with_two_phones(poll):
 
     # the CSV: a row per round asked, the options in full, no voter
     rows = poll.export_rows(code, secret)
-    csv_text = live.lecture_csv([live.Asked(r.question_id, r.rounds, r.changed, r.added) for r in rows])
+    csv_text = live_room.lecture_csv([live_room.Asked(r.question_id, r.rounds, r.changed, r.added) for r in rows])
     download = lecturer.get("download_button")
     assert download, "the lecture's CSV is offered"
     assert csv_text.count("\n") == 1 + 2 + 1 + 1  # header, scene 1 twice (a revote), scene 2, scene 6

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from attn_core import compute
 from attn_core.lessons import masks as mask_lessons
 from attn_core.training import PRESETS
-from attn_ui.words import live, live_table
+from attn_ui.words import live, live_room, live_table
 from attn_ui.words.scenes import SCENES, scene_facts, scene_words
 
 NUMBERS = [n for n, q in live.QUESTIONS.items() if isinstance(q, live.Guess)]
@@ -110,12 +110,12 @@ def test_the_median_is_exact_never_rounded_to_an_even_neighbour():
     question = live.live_question(1)  # a count, 0 to 5
     tally = [0] * question.option_count
     tally[0], tally[3] = 1, 1
-    assert live.spread(question, tally).median == 1.5
-    assert "median 1.5 right guesses" in live.spread_sentence(question, tally, revealed=False)
+    assert live_room.spread(question, tally).median == 1.5
+    assert "median 1.5 right guesses" in live_room.spread_sentence(question, tally, revealed=False)
     four = live.live_question(4)
     tally = [0] * four.option_count
     tally[7], tally[10] = 1, 1
-    assert "median 8.5 cells" in live.spread_sentence(four, tally, revealed=False)
+    assert "median 8.5 cells" in live_room.spread_sentence(four, tally, revealed=False)
     tally[0], tally[3] = 0, 0
 
 
@@ -243,11 +243,11 @@ def test_the_spread_counts_right_answers_within_the_tolerance():
     tally[question.nearest(0.67)] = 2
     tally[question.nearest(0.72)] = 1
     tally[question.nearest(0.70)] = 1
-    found = live.spread(question, tally)
+    found = live_room.spread(question, tally)
     assert (found.answers, found.right) == (4, 3)
     assert found.median == pytest.approx(0.685)
-    assert "3 of 4 within 0.02 of it (75%)" in live.spread_sentence(question, tally, revealed=True)
-    assert "right" not in live.spread_sentence(question, tally, revealed=False)
+    assert "3 of 4 within 0.02 of it (75%)" in live_room.spread_sentence(question, tally, revealed=True)
+    assert "right" not in live_room.spread_sentence(question, tally, revealed=False)
 
 
 def test_the_lecture_csv_has_a_row_per_round_and_no_voter():
@@ -257,9 +257,9 @@ def test_the_lecture_csv_has_a_row_per_round_and_no_voter():
     one = [0] * live.live_question(1).option_count
     one[5], one[3] = 2, 1
     six = [1, 2, 0, 0]
-    text = live.lecture_csv([live.Asked("scene:1", (tuple(one),)), live.Asked("scene:6", (tuple(six), (3, 0, 0, 0)),
-                                                                              changed=2, added=0),
-                             live.Asked("causal-why", ((1, 2),))])
+    text = live_room.lecture_csv([live_room.Asked("scene:1", (tuple(one),)),
+                                  live_room.Asked("scene:6", (tuple(six), (3, 0, 0, 0)), changed=2, added=0),
+                                  live_room.Asked("causal-why", ((1, 2),))])
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["scene", "title", "kind", "round", "answers", "changed", "new", "true_answer", "tolerance",
                        "tolerance_reason", "right", "right_share", "median", "spread", "options"]
@@ -273,7 +273,7 @@ def test_the_lecture_csv_has_a_row_per_round_and_no_voter():
 
 
 def test_the_recap_takes_each_scene_s_last_round():
-    lines = live.recap_lines({(0, 1): 3, (5, 1): 1, (5, 2): 0, (99, 1): 0, (2, 1): 500})
+    lines = live_room.recap_lines({(0, 1): 3, (5, 1): 1, (5, 2): 0, (99, 1): 0, (2, 1): 500})
     assert [(line.number, line.right) for line in lines] == [(1, False), (6, True)]
     assert lines[0].mine == "3 right guesses" and lines[0].truth == "5 right guesses"
 

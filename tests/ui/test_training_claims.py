@@ -25,6 +25,7 @@ from attn_core.training.experiments import known_levels
 from attn_ui.figures import training_charts as charts
 from attn_ui.figures.palette import LEVEL_COLOUR
 from attn_ui.figures.plotly_fast import figure_from_spec
+from attn_ui.words import training_results as results
 from attn_ui.words import training_words as words
 
 MASK, HEADS, DROPOUT = (PRESETS[name].shipped() for name in ("mask", "heads", "dropout"))
@@ -37,7 +38,7 @@ def test_mask_off_reads_the_answer_and_cannot_generate():
     assert off.grammatical_sentences == 0 and on.grammatical_sentences == 1.0
     for loss in (on.train_loss, on.held_out_loss, on.generating_loss):
         assert MASK.entropy <= loss < MASK.entropy + 0.05  # all three settle just above the true entropy
-    verdict = words.mask_verdict(MASK)
+    verdict = results.mask_verdict(MASK)
     assert "close to zero" in verdict and "above chance" in verdict and "close to the true entropy" in verdict
 
 
@@ -47,9 +48,9 @@ def test_heads_specialise_into_induction_heads_that_matter():
     assert max(by_head[2, 1].induction, by_head[2, 2].induction) > 0.9
     assert by_head[1, 1].duplicate_token > 0.9  # layer 1 finds the earlier copy of the query's own token
     assert by_head[1, 1].silenced_repeat_loss > 0.9 * HEADS.chance_loss > 10 * HEADS.repeat_loss
-    assert "layer 1, head 1" in words.heads_verdict(HEADS)  # the head whose silencing costs the dearest
+    assert "layer 1, head 1" in results.heads_verdict(HEADS)  # the head whose silencing costs the dearest
     repeat = next(c for c in HEADS.curves if c.name == "repeat")
-    assert words._drop_step(repeat) == 800
+    assert results._drop_step(repeat) == 800
 
 
 def test_dropout_narrows_the_held_out_loss_but_does_not_close_the_gap():
@@ -57,7 +58,7 @@ def test_dropout_narrows_the_held_out_loss_but_does_not_close_the_gap():
     assert first.p == 0 and all(run.held_out_loss < first.held_out_loss - 0.3 for run in others)
     assert all(run.train_loss < DROPOUT.entropy for run in DROPOUT.runs)  # every model memorised
     assert all(run.gap > 1.0 for run in DROPOUT.runs)
-    verdict = words.dropout_verdict(DROPOUT)
+    verdict = results.dropout_verdict(DROPOUT)
     assert "narrows the gap" in verdict and "does not close it" in verdict
     assert f"{DROPOUT.distinct_train_sentences} different" in verdict
 
@@ -65,10 +66,10 @@ def test_dropout_narrows_the_held_out_loss_but_does_not_close_the_gap():
 def test_the_dropout_sentence_follows_the_numbers_when_they_differ():
     closed = dataclasses.replace(DROPOUT, runs=(DROPOUT.runs[0], dataclasses.replace(
         DROPOUT.runs[1], held_out_loss=DROPOUT.runs[1].train_loss + 0.05)))
-    assert "and closes it" in words.dropout_verdict(closed)
+    assert "and closes it" in results.dropout_verdict(closed)
     worse = dataclasses.replace(DROPOUT, runs=(DROPOUT.runs[0], dataclasses.replace(
         DROPOUT.runs[1], held_out_loss=DROPOUT.runs[0].held_out_loss + 0.2)))
-    assert "did not lower" in words.dropout_verdict(worse)
+    assert "did not lower" in results.dropout_verdict(worse)
 
 
 def test_curve_summaries_name_every_point_they_quote():
@@ -140,9 +141,9 @@ def test_the_training_quiz_section_is_answered_by_the_shipped_runs():
 
 
 def test_the_projector_verdict_compares_both_models_in_three_lines():
-    short = words.mask_verdict_short(MASK)
+    short = results.mask_verdict_short(MASK)
     off, on = MASK.unmasked, MASK.masked
-    assert short.count("\n- ") == 2 and len(short) < len(words.mask_verdict(MASK))
+    assert short.count("\n- ") == 2 and len(short) < len(results.mask_verdict(MASK))
     for number in (f"{off.train_loss:.4f}", f"{off.generating_loss:.2f}", f"{on.generating_loss:.4f}",
                    f"{on.grammatical_sentences:.0%}", f"{off.grammatical_sentences:.0%}"):
         assert number in short, number
@@ -235,31 +236,31 @@ def test_curves_that_lie_on_top_of_each_other_are_said_to():
 
 
 def test_the_heads_table_shows_a_signed_change_against_the_full_model():
-    rows = {row["head"]: row for row in words.heads_rows(HEADS)}
-    column = words.without_column(HEADS)
+    rows = {row["head"]: row for row in results.heads_rows(HEADS)}
+    column = results.without_column(HEADS)
     assert f"full model {HEADS.repeat_loss:.2f}" in column
     assert rows["L1 H2"][column] == "0.16 (\u22120.07, falls)"  # silencing it lowers the loss: not a cost
     assert rows["L1 H1"][column] == "3.10 (+2.87, rises)"
-    verdict = words.heads_verdict(HEADS)
+    verdict = results.heads_verdict(HEADS)
     assert "Without layer 1, head 2 the loss on the repeat falls, to 0.16" in verdict
     helped = dataclasses.replace(HEADS, heads=tuple(dataclasses.replace(s, silenced_repeat_loss=0.1)
                                                     for s in HEADS.heads))
-    assert "does not raise" in words.heads_verdict(helped) and "costs" not in words.heads_verdict(helped)
+    assert "does not raise" in results.heads_verdict(helped) and "costs" not in results.heads_verdict(helped)
 
 
 def test_the_bars_print_a_loss_as_the_table_does():
     bars = charts.dropout_bars_spec(DROPOUT)
     shown = {trace["name"]: trace["text"] for trace in bars["data"] if trace.get("text")}
-    table = words.dropout_rows(DROPOUT)
+    table = results.dropout_rows(DROPOUT)
     assert shown[words.CURVE_LABELS["train"]] == [row["training loss"] for row in table]
     assert shown[words.CURVE_LABELS["held_out"]] == [row["held-out loss"] for row in table]
     assert all(t["constraintext"] == "none" for t in bars["data"] if t.get("text")), "Plotly would shrink them"
 
 
 def test_the_dropout_verdict_names_the_lessons_model_and_each_experiment_has_its_own_task():
-    verdict = words.dropout_verdict(DROPOUT)
+    verdict = results.dropout_verdict(DROPOUT)
     assert "GPT-2-sized model, 124M parameters" in verdict and "millions" not in verdict
-    tasks = {name: words.page_task(preset_choice(name), PRESETS[name].shipped()) for name in EXPERIMENTS}
+    tasks = {name: results.page_task(preset_choice(name), PRESETS[name].shipped()) for name in EXPERIMENTS}
     assert len(set(tasks.values())) == len(EXPERIMENTS)
     assert "different number of heads" in tasks["mask"] and len(HEAD_OPTIONS) > 1
     assert "one layer" in tasks["heads"] and 1 in LAYER_OPTIONS
@@ -299,21 +300,21 @@ def _mask_with(**off):
 
 
 def test_read_the_next_word_only_when_the_unmasked_run_shows_it():
-    assert "it learned to read the next word" in words.mask_verdict(MASK)
+    assert "it learned to read the next word" in results.mask_verdict(MASK)
     honest = _mask_with(train_loss=MASK.entropy + 0.03, held_out_loss=MASK.entropy + 0.03,
                         generating_loss=MASK.entropy + 0.04)  # a model without the mask that did not cheat
-    verdict = words.mask_verdict(honest)
+    verdict = results.mask_verdict(honest)
     assert "read the next word, which" not in verdict and "did not learn to lean on the next word" in verdict
     leaning = _mask_with(train_loss=MASK.entropy + 0.05, generating_loss=MASK.entropy + 1.5)
-    verdict = words.mask_verdict(leaning)
+    verdict = results.mask_verdict(leaning)
     assert "does not show it reading the next word" in verdict and "leans on words" in verdict
 
 
 def test_the_mask_task_asks_about_both_models_on_screen_and_never_says_still_for_a_run_that_did_not():
-    assert "on the chart, which model" in words.mask_task(MASK) and "still read ahead" in words.mask_task(MASK)
+    assert "on the chart, which model" in results.mask_task(MASK) and "still read ahead" in results.mask_task(MASK)
     honest = _mask_with(train_loss=MASK.entropy + 0.03, generating_loss=MASK.entropy + 0.04)
-    assert "still" not in words.mask_task(honest) and "does not read ahead" in words.mask_task(honest)
-    assert words.mask_task(None).startswith("Your turn: predict")
+    assert "still" not in results.mask_task(honest) and "does not read ahead" in results.mask_task(honest)
+    assert results.mask_task(None).startswith("Your turn: predict")
 
 
 def _heads_with_repeat(losses):
@@ -324,24 +325,24 @@ def _heads_with_repeat(losses):
 
 
 def test_drops_only_when_the_repeat_loss_drops_and_stalls_when_it_stays_near_chance():
-    verdict = words.heads_verdict(HEADS)
+    verdict = results.heads_verdict(HEADS)
     assert "drops well below chance" in verdict and "steepest fall comes just before step 800" in verdict
     flat = _heads_with_repeat([3.19, 3.18, 3.18, 3.17])  # the 1-layer run the issue measured: 3.19 -> 3.17
-    verdict = words.heads_verdict(flat)
+    verdict = results.heads_verdict(flat)
     assert "stays near chance" in verdict and "drops" not in verdict and "steepest" not in verdict
-    assert "steepest" not in words.scene_numbers(flat) and "steepest" in words.scene_numbers(HEADS)
+    assert "steepest" not in results.scene_numbers(flat) and "steepest" in results.scene_numbers(HEADS)
     partly = _heads_with_repeat([3.19, 2.6, 2.4, 2.2])
-    verdict = words.heads_verdict(partly)
+    verdict = results.heads_verdict(partly)
     assert "falls only part of the way" in verdict
     assert "drops well" not in verdict and "stays near chance" not in verdict
 
 
 def test_the_heads_task_follows_the_run_on_screen():
-    assert "drops in this run" in words.heads_task(HEADS, 2) and "one layer" in words.heads_task(HEADS, 2)
+    assert "drops in this run" in results.heads_task(HEADS, 2) and "one layer" in results.heads_task(HEADS, 2)
     flat = _heads_with_repeat([3.19, 3.18, 3.18, 3.17])
-    task = words.heads_task(flat, 1)
+    task = results.heads_task(flat, 1)
     assert "does not drop in this run" in task and "two layers" in task and "still drop" not in task
-    assert "more training steps" in words.heads_task(flat, 2)
+    assert "more training steps" in results.heads_task(flat, 2)
 
 
 def test_the_heads_description_says_what_to_watch_for_not_what_will_happen():
@@ -356,44 +357,44 @@ def _dropout_with(*runs):
 
 
 def test_by_heart_only_for_the_models_below_the_entropy():
-    assert f"all {len(DROPOUT.runs)} models end" in words.dropout_verdict(DROPOUT)
+    assert f"all {len(DROPOUT.runs)} models end" in results.dropout_verdict(DROPOUT)
     above = _dropout_with(*(dataclasses.replace(run, train_loss=DROPOUT.entropy + 0.2) for run in DROPOUT.runs))
-    verdict = words.dropout_verdict(above)
+    verdict = results.dropout_verdict(above)
     assert "none of the 3 models ends" in verdict and "sentences learned by heart." not in verdict
     mixed = _dropout_with(DROPOUT.runs[0], *(dataclasses.replace(run, train_loss=DROPOUT.entropy + 0.2)
                                             for run in DROPOUT.runs[1:]))
-    verdict = words.dropout_verdict(mixed)
+    verdict = results.dropout_verdict(mixed)
     assert "1 of 3 models end" in verdict and "(p = 0)" in verdict and "the others did not" in verdict
 
 
 def test_narrows_the_gap_is_decided_from_the_gaps_not_the_held_out_loss():
     first = DROPOUT.runs[0]
-    assert "narrows the gap" in words.dropout_verdict(DROPOUT)
+    assert "narrows the gap" in results.dropout_verdict(DROPOUT)
     base = dataclasses.replace(first, train_loss=0.40, held_out_loss=1.75)  # gap 1.35
     lower_but_wider = dataclasses.replace(DROPOUT.runs[1], train_loss=0.30, held_out_loss=1.71)  # gap 1.41
-    verdict = words.dropout_verdict(_dropout_with(base, lower_but_wider))
+    verdict = results.dropout_verdict(_dropout_with(base, lower_but_wider))
     assert "lowers the held-out loss" in verdict and "narrows" not in verdict
     assert "widens, from 1.35 (p = 0) to **1.41**" in verdict
     same = dataclasses.replace(DROPOUT.runs[1], train_loss=0.345, held_out_loss=1.70)  # gap 1.355
-    assert "stays about where it was" in words.dropout_verdict(_dropout_with(base, same))
+    assert "stays about where it was" in results.dropout_verdict(_dropout_with(base, same))
 
 
 def test_no_sentence_about_what_dropout_changed_without_a_p_zero_model():
     without_zero = _dropout_with(*DROPOUT.runs[1:])  # p = 0.1 and 0.3 only
-    verdict = words.dropout_verdict(without_zero)
+    verdict = results.dropout_verdict(without_zero)
     assert "did not lower" not in verdict and "lowers" not in verdict and "narrows" not in verdict
     assert "no p = 0 model" in verdict
-    assert "choose p = 0" in words.dropout_task(without_zero)
+    assert "choose p = 0" in results.dropout_task(without_zero)
 
 
 def test_the_dropout_task_says_still_only_when_dropout_lowered_the_loss_on_screen():
-    assert "does dropout still lower" in words.dropout_task(DROPOUT) and "stay open" in words.dropout_task(DROPOUT)
+    assert "does dropout still lower" in results.dropout_task(DROPOUT) and "stay open" in results.dropout_task(DROPOUT)
     worse = _dropout_with(DROPOUT.runs[0], dataclasses.replace(
         DROPOUT.runs[1], held_out_loss=DROPOUT.runs[0].held_out_loss + 0.2))
-    assert "still" not in words.dropout_task(worse) and "lower, this time," in words.dropout_task(worse)
+    assert "still" not in results.dropout_task(worse) and "lower, this time," in results.dropout_task(worse)
     closed = _dropout_with(DROPOUT.runs[0], dataclasses.replace(
         DROPOUT.runs[1], held_out_loss=DROPOUT.runs[1].train_loss + 0.05))
-    assert "stay closed" in words.dropout_task(closed)
+    assert "stay closed" in results.dropout_task(closed)
 
 
 def test_the_measures_behind_the_words():
