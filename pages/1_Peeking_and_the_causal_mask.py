@@ -59,14 +59,18 @@ if fold is not None:  # below show the trap's leak too, so they come after the f
     with fold:
         st.markdown(mask_words.worked_example_text(lessons.worked_example()))
         st.markdown(_(mask_words.TRAP_LEAK))
-st.markdown(_(mask_words.ROUTES_HOW))
+told = predict.revealed("pad-zero-trap")  # the routes' table shows the trap's leak: it waits for the prediction
+predict.waiting("pad-zero-trap", mask_words.ROUTES_TITLE)
+if told:
+    st.markdown(_(mask_words.ROUTES_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider(_("Query row"), range(len(labels)), key="peek.row",
                          format_func=lambda r: f"{r + 1}: {labels[r]}")
 ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row, scene=scene)
-routes = lessons.route_rows(settings, row)
-left.markdown(mask_words.routes_caption(routes))
-panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
+if told:
+    routes = lessons.route_rows(settings, row)
+    left.markdown(mask_words.routes_caption(routes))
+    panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
 
 st.markdown(_(mask_words.VALUES_HOW))
 terms = lessons.row_times_values(state.cached_compute(settings), row)

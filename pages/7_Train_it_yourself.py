@@ -24,6 +24,7 @@ if not big:
     st.markdown(_(words.EXPERIMENT_HOW[choice.experiment]))
 show_masked = train_view.show_masked_switch(choice, from_link)
 train_view.remember(choice, show_masked)
+train_view.ask_first(choice)  # every run answers the experiment's question: Train opens once it is answered
 train_view.buttons(choice)
 train_view.training_panel(choice, show_masked, big)  # and, under the result, the "Your turn" task about it
 lesson_end(__file__)

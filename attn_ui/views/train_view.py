@@ -39,6 +39,7 @@ from attn_ui.views.training_runs import LiveRun, RunView, run_board
 from attn_ui.widgets import address, panels, predict, questions
 from attn_ui.widgets import projector as projector_mode
 from attn_ui.widgets.state import cached_training, history_navigation
+from attn_ui.words import training_results as results
 from attn_ui.words import training_words as words
 
 QUERY_KEYS = ("exp", "heads", "layers", "p", "steps", "seed")
@@ -190,23 +191,45 @@ def _stop() -> None:
         run_board().release(run, _viewer())
 
 
+def verdict_question(choice: TrainChoice) -> str:
+    """The id of the experiment's predict-first question: every run of the experiment answers it."""
+    return words.VERDICT_QUESTIONS[choice.experiment]
+
+
+def ask_first(choice: TrainChoice) -> None:
+    """The experiment's predict-first question, right above Train: a run's curves, tiles and verdict (live or
+    precomputed, with any settings) answer it, so Train and every run wait for the prediction or a skip on purpose.
+    Outside the panel's fragment, so an answer reruns the page and Train opens with it."""
+    questions.inline_question(verdict_question(choice))
+
+
 def buttons(choice: TrainChoice) -> None:
     """Train and Stop, outside the panel's fragment on purpose: a click outside a fragment reruns the page, and
     Streamlit lets a page rerun cut a fragment's running loop short, whereas a click inside one would wait for
-    the loop to end. Train stays enabled during a run (pressing it again joins the same run)."""
+    the loop to end. Train stays enabled during a run (pressing it again joins the same run). Until the question
+    above is answered Train is off, and beside it the skip (outside the fragment too, so Train opens with it)."""
+    question = verdict_question(choice)
+    ready = predict.revealed(question)
     run = _watched(choice)
     with st.container(horizontal=True, gap="small", vertical_alignment="center", key="train-buttons"):
         st.button(_(words.TRAIN_BUTTON), key="train.go", type="primary", icon=":material/model_training:",
-                  on_click=_train, args=(choice,))
+                  on_click=_train, args=(choice,), disabled=not ready)
         st.button(_(words.STOP_BUTTON), key="train.stop", icon=":material/stop:",
                   disabled=run is None or not run.active, on_click=_stop)
+    if not ready:
+        st.markdown(_(words.PREDICT_TO_TRAIN))
+        predict.skip_button(question)
 
 
 @st.fragment
 def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> None:
     """The estimate or the queue, the live curves while a run trains, then the result (in the same run) and the
-    "Your turn" task about it. A result the student has not trained here waits behind a question (ask before
-    telling): a preset's behind its predict-first question, another session's run behind a fold."""
+    "Your turn" task about it. Nothing of it before the experiment's question is answered or skipped (ask_first):
+    every run answers it. After that, a result the student has not trained here and that is not the preset's (another
+    session's run) still waits behind a fold, so a new setting can be predicted too."""
+    if not predict.revealed(verdict_question(choice)):
+        _estimate_only(choice)
+        return
     run = _watched(choice)
     status = st.empty()
     if run is not None and run.active:
@@ -241,23 +264,26 @@ def training_panel(choice: TrainChoice, show_masked: bool, projector: bool) -> N
         write(sentence + " " + words.estimate_text(run_board().estimate(choice), choice.models))
 
 
+def _estimate_only(choice: TrainChoice) -> None:
+    """Before the prediction: only how long Train will take (it answers nothing), drawn after the question, and
+    timed after the page is drawn when this server has not timed the model's shape yet."""
+    status = st.empty()
+    known = run_board().known_estimate(choice)
+    status.caption(_(words.ESTIMATING) if known is None else words.estimate_text(known, choice.models))
+    run_board().warm_up()
+    if known is None:
+        status.caption(words.estimate_text(run_board().estimate(choice), choice.models))
+
+
 def _panel_body(choice: TrainChoice, result, trained_here: bool, show_masked: bool, projector: bool) -> None:
-    """The panel under its status line: the task, the result, or the question that asks before the result."""
+    """The panel under its status line (drawn once the question is answered or skipped): the task, the result, or
+    another session's result in a fold."""
     if result is None:
         if not projector:
-            st.caption(words.page_task(choice, None))  # nothing on screen yet: a prediction to make
-    elif trained_here:
+            st.caption(results.page_task(choice, None))  # nothing on screen yet: a prediction to make
+    elif trained_here or choice.is_preset:
         show_result(result, show_masked, projector)
         _task(choice, result, projector)
-    elif choice.is_preset:
-        question = words.VERDICT_QUESTIONS[choice.experiment]
-        questions.inline_question(question)
-        fold = predict.answer_fold(question, words.PRESET_FOLD)
-        if fold is not None:
-            with fold:  # the task asks about the run: it folds with it
-                show_result(result, show_masked, projector)
-                _task(choice, result, projector)
-        remember(choice, show_masked, replace=False)  # an answer or a skip is a fragment run: one entry
     else:
         with st.expander(_(words.RESULT_FOLD), icon=":material/lightbulb:"):
             show_result(result, show_masked, projector)
@@ -267,7 +293,7 @@ def _panel_body(choice: TrainChoice, result, trained_here: bool, show_masked: bo
 def _task(choice: TrainChoice, result, projector: bool) -> None:
     """The "Your turn" line about the run on screen (a hall follows the lecturer instead)."""
     if not projector:
-        st.caption(words.page_task(choice, result))
+        st.caption(results.page_task(choice, result))
 
 
 def _follow(run: LiveRun, status, choice: TrainChoice, projector: bool) -> None:
@@ -356,13 +382,13 @@ def show_mask(result, show_masked: bool, projector: bool) -> None:
         curves_chart(result, projector, "mask", overlapping=words.labelled_curves(groups))
     with right.container(key="train-story"):
         if projector:  # a hall sees the comparison of both models beside the curves; the samples give way
-            st.markdown(words.mask_verdict_short(result))
-        st.markdown(words.tiles_heading(run))
-        panels.metric_tiles(words.mask_tiles(run), columns=2)
+            st.markdown(results.mask_verdict_short(result))
+        st.markdown(results.tiles_heading(run))
+        panels.metric_tiles(results.mask_tiles(run), columns=2)
         if not projector:
-            st.markdown(words.samples_markdown(result, run))
+            st.markdown(results.samples_markdown(result, run))
     if not projector:
-        st.markdown(words.mask_verdict(result))
+        st.markdown(results.mask_verdict(result))
 
 
 def show_heads(result, projector: bool) -> None:
@@ -370,9 +396,9 @@ def show_heads(result, projector: bool) -> None:
     with left:
         curves_chart(result, projector, "heads")
     with right.container(key="train-story"):
-        st.markdown(words.heads_verdict(result))
+        st.markdown(results.heads_verdict(result))
     st.subheader(_(words.HEADS_TABLE_HEADING), anchor=False)
-    st.table(words.heads_rows(result), hide_index=True)
+    st.table(results.heads_rows(result), hide_index=True)
     if not projector:
         st.caption(_(words.HEADS_TABLE_HOW))
     scores = {(score.layer, score.head): score for score in result.heads}  # the options: one in every language
@@ -396,16 +422,16 @@ def show_heads(result, projector: bool) -> None:
     spec = charts.learned_map_spec(result, layer, head, row, style)
     board.plotly_chart(ReadyFigure(spec), key="train.map_click", on_select=_map_clicked, selection_mode="points",
                        config=download_config(f"learned-layer{layer}-head{head}"),
-                       alt=words.map_alt(result, layer, head))
+                       alt=results.map_alt(result, layer, head))
     with notes:
         if row is not None:
-            st.markdown(words.map_row_sentence(result, layer, head, row))
+            st.markdown(results.map_row_sentence(result, layer, head, row))
         if not projector:
             st.caption(_(words.MAP_HOW))
             box = st.expander(_(words.MAP_TABLE), icon=":material/table:", key="train.map_table", on_change="rerun")
             if box.open:
                 with box:
-                    st.table(words.map_rows(result, layer, head))
+                    st.table(results.map_rows(result, layer, head))
 
 
 MAP_ROW_KEY = "train.map_row"  # the learned map's row put in words: chosen in its box, or by a click on the map
@@ -428,9 +454,9 @@ def show_dropout(result, projector: bool) -> None:
         st.subheader(_(words.DROPOUT_HEADING), anchor=False)
         style = layout.CHART_PROJECTOR if projector else layout.CHART
         st.plotly_chart(ReadyFigure(charts.dropout_bars_spec(result, style)), key="train.dropout_bars",
-                        config=download_config("dropout-end"), alt=words.dropout_verdict(result))
-        st.table(words.dropout_rows(result), hide_index=True)
-    st.markdown(words.dropout_verdict(result))
+                        config=download_config("dropout-end"), alt=results.dropout_verdict(result))
+        st.table(results.dropout_rows(result), hide_index=True)
+    st.markdown(results.dropout_verdict(result))
 
 
 # --- lecture scenes ------------------------------------------------------------------------------------------
@@ -439,7 +465,7 @@ def show_dropout(result, projector: bool) -> None:
 def scene_story(preset: str) -> None:
     """Beside a training scene's curves: the run's own numbers and the way to the experiment."""
     result = PRESETS[preset].shipped()
-    st.markdown(words.scene_numbers(result))
+    st.markdown(results.scene_numbers(result))
     st.page_link("pages/7_Train_it_yourself.py", label=_(words.SCENE_LINK_LABEL), icon=":material/model_training:",
                  query_params={"exp": preset})
 

@@ -10,6 +10,10 @@ asks for the prediction first, and offers to show the answer without one, on pur
     if fold is not None:  # answered or skipped: draw what answers it
         with fold:
             ...
+
+A later section of the page that tells the answer too waits behind the same question: drawn only once
+`revealed`, and until then `waiting` says it is there and why it waits. A control whose result answers the question
+(Train, on Train it yourself) is offered once `revealed`, with `skip_button` beside it until then.
 """
 
 from __future__ import annotations
@@ -44,7 +48,26 @@ def answer_fold(question_id: str, label: str) -> DeltaGenerator | None:
     with st.expander(_("{title} (answer the question above first)", title=title), icon=":material/lightbulb:"):
         st.markdown(_("Pick your prediction in the question above: this part shows the answer, and it opens by itself "
                       "once you have picked."))
-        st.button(_("Show it without answering"), key=f"quiz.skip.{question_id}", icon=":material/visibility:",
-                  on_click=questions.skip, args=(question_id,))
-        st.caption(_("A skipped prediction counts as unanswered on Check yourself."))
+        skip_button(question_id)
     return None
+
+
+def skip_button(question_id: str) -> None:
+    """The one way to see the answer without a prediction, on purpose (recorded by questions.skip), and its cost.
+    Drawn once a page for a question: in its answer fold, or beside a control that waits for the prediction (Train).
+    Its key is `quiz.skip.<question_id>`."""
+    st.button(_("Show it without answering"), key=f"quiz.skip.{question_id}", icon=":material/visibility:",
+              on_click=questions.skip, args=(question_id,))
+    st.caption(_("A skipped prediction counts as unanswered on Check yourself."))
+
+
+def waiting(question_id: str, label: str) -> None:
+    """In place of a later part of the page that tells the answer too (a section below the answer fold): its title,
+    and that it opens with the answer. Draws nothing once the question is answered or skipped: the caller draws the
+    part itself then (`if predict.revealed(...)`). `label` is a message marked with N_, drawn here as _(label)."""
+    if revealed(question_id):
+        return
+    # Translators: {title} is the title of a later part of a lesson that gives the answer of the question above away
+    st.caption(_("**{title}** tells the answer to the question above too, so it waits here until you have picked "
+                 "your prediction (or shown the answer without answering).", title=_(label)),
+)

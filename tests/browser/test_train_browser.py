@@ -21,9 +21,13 @@ def settle(page) -> None:
     harness.assert_no_exception(page)
 
 
-def open_train(page, server, query: str) -> None:
+def open_train(page, server, query: str, predicted: bool = True) -> None:
+    """The page with these keys; `predicted`: then its question skipped on purpose, which opens Train and the run
+    (each run answers the experiment's question, so both wait for the prediction)."""
     page.goto(server.url + "Train_it_yourself?" + query, timeout=PATIENCE_MS)
     settle(page)
+    if predicted:
+        skip_prediction(page)
 
 
 def button(page, name: str):
@@ -34,11 +38,8 @@ def curves(page, index: int = 0) -> dict[str, list[float]]:
     return {trace["name"]: trace["y"] for trace in harness.plotly_data(page, index) if trace.get("y")}
 
 
-def open_fold(page) -> None:
-    """Open the preset's folded run (it waits behind the predict-first question) without predicting, as a student
-    may at any time: the fold asks for the prediction first, and "Show it without answering" skips it."""
-    page.locator('[data-testid="stExpander"] summary', has_text="The precomputed run").first.click()
-    settle(page)
+def skip_prediction(page) -> None:
+    """Open Train and the run without predicting, as a student may at any time: "Show it without answering"."""
     page.get_by_role("button", name="Show it without answering").click()
     settle(page)
 
@@ -83,12 +84,13 @@ def test_train_grows_the_curves_live_and_ends_with_the_cores_run(server, page):
 
 
 def test_a_preset_asks_first_trains_again_into_its_shipped_curves_and_stop_stops_a_run(server, page):
-    open_train(page, server, "exp=mask")
+    open_train(page, server, "exp=mask", predicted=False)
     shipped = PRESETS["mask"].shipped()
     assert page.get_by_text("Predict first.").count() == 1
-    assert not page.get_by_text("it learned to read the next word").first.is_visible(), "no verdict before asking"
+    assert not page.get_by_text("it learned to read the next word").count(), "no verdict before asking"
+    assert button(page, "Train").is_disabled(), "Train's run answers the question: it waits for the prediction"
     assert page.get_by_text("Training takes about").count() == 1  # a preset's estimate, before Train
-    open_fold(page)
+    skip_prediction(page)
     assert curves(page)["training loss (mask on)"] == list(shipped.masked.curves[0].losses)  # shown at once
     button(page, "Train").click()
     page.get_by_text("Trained ").first.wait_for(timeout=PATIENCE_MS)  # live, or earlier by another test
@@ -119,6 +121,7 @@ def test_the_train_page_has_no_axe_violations(axe, browser, server, scheme):  # 
         for experiment in ("mask", "heads", "dropout"):
             page.goto(server.url + f"Train_it_yourself?exp={experiment}", timeout=PATIENCE_MS)
             settle(page)
+            skip_prediction(page)  # the run and its expanders open once the question is skipped
             open_expanders(page)
             for chart in page.locator('[data-testid="stPlotlyChart"]').all():
                 assert chart.get_attribute("role") == "figure" and chart.get_attribute("aria-label"), \
@@ -185,7 +188,6 @@ def _overlap(a, b) -> bool:
 def test_legends_axis_titles_labels_and_toolbars_never_collide(new_page, server, experiment, width, height):
     page = new_page(width, height)
     open_train(page, server, f"exp={experiment}")
-    open_fold(page)
     charts = 2 if experiment == "dropout" else 1  # the curves (and the dropout bars); the heads map has no legend
     for index in range(charts):
         page.locator('.js-plotly-plot').nth(index).scroll_into_view_if_needed()
@@ -202,7 +204,6 @@ def test_legends_axis_titles_labels_and_toolbars_never_collide(new_page, server,
 def test_on_a_phone_the_head_chooser_comes_before_its_map(new_page, server):
     page = new_page(390, 844)
     open_train(page, server, "exp=heads")
-    open_fold(page)
     chooser = page.locator('[data-testid="stRadio"]').filter(has_text="Map of").first.bounding_box()
     learned = page.locator('[data-testid="stPlotlyChart"]').nth(1).bounding_box()
     assert chooser["y"] + chooser["height"] <= learned["y"]
@@ -211,7 +212,6 @@ def test_on_a_phone_the_head_chooser_comes_before_its_map(new_page, server):
 def test_projector_mode_shows_the_mask_curves_and_both_models_compared_on_one_screen(new_page, server):
     page = new_page(1280, 720)
     open_train(page, server, "exp=mask&mode=projector")
-    open_fold(page)
     verdict = page.get_by_text("Sentences in the language").first
     verdict.scroll_into_view_if_needed()
     chart = page.locator('[data-testid="stPlotlyChart"]').first.bounding_box()

@@ -23,7 +23,8 @@ INLINE = [
     ("pages/5_Shapes_and_memory.py", "shapes-double-context"),
     ("pages/7_Train_it_yourself.py", "train-mask-off-zero"),  # the first experiment's, at its preset
 ]
-FOLDED = [(page, question) for page, question in INLINE if page != "pages/2_Padding_mask.py"]  # page 2: its map
+TRAIN = "pages/7_Train_it_yourself.py"
+FOLDED = [(page, question) for page, question in INLINE if page != TRAIN]  # page 7: Train waits for the prediction
 
 
 def open_page(page: str, **query: str) -> AppTest:
@@ -100,6 +101,19 @@ def test_a_closed_fold_holds_nothing_of_the_answer_until_a_skip_on_purpose(page,
     checked(at.switch_page(QUIZ).run())
     assert progress(at) == f"0 of {TOTAL} answered · 0 right on the first try", "a skip counts as unanswered"
     assert at.query_params["answers"].endswith("-")
+
+
+def test_train_waits_for_the_prediction_until_a_skip_on_purpose():
+    at = open_page(TRAIN)
+    assert at.button(key="train.go").disabled is True and not at.expander and not at.get("plotly_chart")
+    checked(at.button(key="quiz.skip.train-mask-off-zero").click().run())
+    assert at.button(key="train.go").disabled is False and at.get("plotly_chart"), "the run, and Train, open"
+    assert at.radio(key="quiz.w.train-mask-off-zero").value is None
+    said = [c.value for c in at.caption]
+    assert "You skipped this prediction to see the answer: it counts as unanswered until you pick." in said
+    assert at.query_params["answer"].strip(".") == "-"
+    checked(at.switch_page(QUIZ).run())
+    assert progress(at) == f"0 of {TOTAL} answered · 0 right on the first try", "a skip counts as unanswered"
 
 
 def test_an_answer_after_a_skip_counts_as_answered_but_never_as_right_first_time():

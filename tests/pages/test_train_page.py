@@ -15,6 +15,7 @@ from attn_core.training import PRESETS, run
 from attn_core.training.choices import TrainChoice, coerce, preset_choice
 from attn_ui.quiz.bank import BY_ID
 from attn_ui.views.training_runs import RunBoard
+from attn_ui.words import training_results as results
 from attn_ui.words import training_words as words
 from attn_ui.words.scenes import SCENES, TRAINING_SCENES
 from tests.apptest_helpers import APP, checked, metrics
@@ -24,14 +25,14 @@ PAGE = "pages/7_Train_it_yourself.py"
 
 def open_page(predicted: bool = True, **query: str) -> AppTest:
     """The Lab first (the sidebar's page links need the entry file), then page 7 with these URL keys; `predicted`:
-    then the preset's predict-first question answered (right), which unfolds its run."""
+    then the experiment's predict-first question answered (right), which opens Train and the run."""
     at = AppTest.from_file(APP, default_timeout=60)
     checked(at.run())
     for key, value in query.items():
         at.query_params[key] = value
     checked(at.switch_page(PAGE).run())
     question = BY_ID[words.VERDICT_QUESTIONS[at.session_state["train.choice"].experiment]]
-    if predicted and at.session_state["train.choice"].is_preset:
+    if predicted:
         checked(at.radio(key=f"quiz.w.{question.id}").set_value(question.answer).run())
     return at
 
@@ -57,38 +58,33 @@ def mask_page() -> AppTest:
     return open_page()
 
 
-def fold(at: AppTest, label: str):
-    """The expander whose label starts with `label` (the answer fold adds "(answer the question above first)")."""
-    (box,) = [box for box in at.expander if box.label.startswith(label)]
-    return box
-
-
-def texts_in(node) -> str:
-    return "\n".join(m.value for m in node.markdown) + "\n" + "\n".join(c.value for c in node.caption)
-
-
-def test_the_mask_preset_asks_first_and_draws_nothing_of_its_run_before_the_answer():
+def test_the_mask_preset_asks_first_and_offers_train_only_after_the_prediction():
     at = open_page(predicted=False)
     shipped = PRESETS["mask"].shipped()
-    box = fold(at, words.PRESET_FOLD)
-    assert box.proto.expanded is False, "the run is the answer: folded until the question is answered"
-    assert box.label == f"{words.PRESET_FOLD} (answer the question above first)"
-    assert not metrics(at) and not at.get("plotly_chart"), "a closed fold's content is in the page: none is drawn"
-    assert words.mask_verdict(shipped) not in texts(at) and at.radio(key="quiz.w.train-mask-off-zero").value is None
-    assert [b.key for b in box.button] == ["quiz.skip.train-mask-off-zero"], "the fold offers the skip, on purpose"
-    assert words.PRESET_SHOWN in texts(at)
+    assert not metrics(at) and not at.get("plotly_chart") and not at.table, "nothing of any run before the answer"
+    assert results.mask_verdict(shipped) not in texts(at) and at.radio(key="quiz.w.train-mask-off-zero").value is None
+    assert words.PRESET_SHOWN not in texts(at) and words.PREDICT_TO_TRAIN in texts(at)
+    assert at.button(key="train.go").disabled is True, "Train's run answers the question: it waits for the prediction"
+    assert at.button(key="train.stop").disabled is True
+    assert at.button(key="quiz.skip.train-mask-off-zero"), "the skip, on purpose, beside Train"
     assert url(at, answers=True) == {}, "the first experiment at its preset: a bare address"
-    assert at.button(key="train.go").disabled is False and at.button(key="train.stop").disabled is True
+
+
+def test_skipping_the_prediction_opens_train_and_the_run_and_counts_as_unanswered():
+    at = open_page(predicted=False, exp="dropout")
+    checked(at.button(key="quiz.skip.train-dropout-gap").click().run())
+    assert at.button(key="train.go").disabled is False and words.PREDICT_TO_TRAIN not in texts(at)
+    assert results.dropout_verdict(PRESETS["dropout"].shipped()) in texts(at)
+    assert at.radio(key="quiz.w.train-dropout-gap").value is None, "the question stays, unanswered"
 
 
 def test_the_answered_mask_preset_shows_both_models_on_one_scale(mask_page):
     at = mask_page
     shipped = PRESETS["mask"].shipped()
-    box = fold(at, words.PRESET_FOLD)
-    assert box.proto.expanded is True
-    assert metrics(at) == words.mask_tiles(shipped.masked)
-    assert words.mask_verdict(shipped) in texts_in(box)
-    assert words.page_task(preset_choice("mask"), shipped) in texts_in(box), "the task asks about the folded run"
+    assert at.button(key="train.go").disabled is False
+    assert metrics(at) == results.mask_tiles(shipped.masked)
+    assert results.mask_verdict(shipped) in texts(at)
+    assert results.page_task(preset_choice("mask"), shipped) in texts(at), "the task asks about the run on screen"
     assert url(at, answers=True) == {"answer": "a"}, "the answer is in the address: a reload keeps it"
     (chart,) = at.get("plotly_chart")
     spec = json.loads(chart.proto.spec)
@@ -104,9 +100,9 @@ def test_the_answered_mask_preset_shows_both_models_on_one_scale(mask_page):
 def test_answering_the_question_opens_the_run_and_its_verdict():
     at = open_page(predicted=False)
     checked(at.radio(key="quiz.w.train-mask-off-zero").set_value(1).run())  # a wrong guess is still a guess
-    box = fold(at, words.PRESET_FOLD)
-    assert box.proto.expanded is True and box.label == words.PRESET_FOLD
-    assert words.mask_verdict(PRESETS["mask"].shipped()) in texts_in(box)
+    assert at.button(key="train.go").disabled is False
+    assert results.mask_verdict(PRESETS["mask"].shipped()) in texts(at)
+    assert words.PRESET_SHOWN in texts(at)
 
 
 def test_the_page_ends_with_a_next_link_to_check_yourself(mask_page):
@@ -118,18 +114,18 @@ def test_the_mask_switch_picks_the_tiles_model_and_writes_the_url(mask_page):
     at = mask_page
     checked(at.toggle(key="train.show").set_value(False).run())
     shipped = PRESETS["mask"].shipped()
-    assert metrics(at) == words.mask_tiles(shipped.unmasked)
+    assert metrics(at) == results.mask_tiles(shipped.unmasked)
     assert url(at) == {"show": "off"}
-    assert all(sample in texts(at) for sample in [words.samples_markdown(shipped, shipped.unmasked)])
-    assert words.tiles_heading(shipped.unmasked) in texts(at)
+    assert all(sample in texts(at) for sample in [results.samples_markdown(shipped, shipped.unmasked)])
+    assert results.tiles_heading(shipped.unmasked) in texts(at)
     assert len(json.loads(at.get("plotly_chart")[0].proto.spec)["data"]) == 6, "the chart keeps both models"
 
 
 def test_the_heads_preset_shows_scores_maps_and_ablation():
     at = open_page(exp="heads")
     shipped = PRESETS["heads"].shipped()
-    assert table_rows(at) == words.heads_rows(shipped)
-    assert words.heads_verdict(shipped) in texts(at)
+    assert table_rows(at) == results.heads_rows(shipped)
+    assert results.heads_verdict(shipped) in texts(at)
     charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
     learned = charts[1]  # the curves, then the learned map
     strongest = max(shipped.heads, key=lambda score: score.induction)
@@ -141,9 +137,9 @@ def test_the_heads_preset_shows_scores_maps_and_ablation():
 def test_the_dropout_preset_says_honestly_that_the_gap_stays():
     at = open_page(exp="dropout")
     shipped = PRESETS["dropout"].shipped()
-    verdict = words.dropout_verdict(shipped)
+    verdict = results.dropout_verdict(shipped)
     assert verdict in texts(at) and "does not close it" in verdict
-    assert table_rows(at) == words.dropout_rows(shipped)
+    assert table_rows(at) == results.dropout_rows(shipped)
     best = min(shipped.runs, key=lambda r: r.held_out_loss)
     assert f"{best.held_out_loss:.3f}" in verdict and f"{best.gap:.2f}" in verdict
 
@@ -167,13 +163,13 @@ def test_a_custom_choice_says_how_long_it_will_take_then_trains_the_cores_own_ru
     choice = coerce("heads", layers=1, steps=100, seed=7)[0]
     assert words.NOT_RUN_YET in texts(at) and "Training takes about" in texts(at)
     assert not at.table  # nothing to show before it has trained
-    assert words.heads_task(None, 1) in texts(at), "before a run, the task asks for a prediction"
+    assert results.heads_task(None, 1) in texts(at), "before a run, the task asks for a prediction"
     checked(at.button(key="train.go").click().run())
     expected = run(choice.progress())
-    assert table_rows(at) == words.heads_rows(expected)
+    assert table_rows(at) == results.heads_rows(expected)
     assert "Trained live in" in texts(at)
-    assert words.heads_verdict(expected) in texts(at), "trained here: the verdict shows, no question first"
-    assert words.heads_task(expected, 1) in texts(at)
+    assert results.heads_verdict(expected) in texts(at), "trained here, after the prediction: the verdict shows"
+    assert results.heads_task(expected, 1) in texts(at)
     assert at.button(key="train.stop").disabled is True, "a finished run leaves nothing to stop"
     assert url(at) == {"exp": "heads", "layers": "1", "steps": "100", "seed": "7"}
 
@@ -363,7 +359,7 @@ def test_a_training_scene_shows_the_shipped_curves_and_their_numbers(scene):
     checked(at.switch_page("pages/9_Lecture_scenes.py").run())
     shipped = PRESETS[scene.training].shipped()
     assert [s.value for s in at.subheader] == [scene.title]
-    assert words.scene_numbers(shipped) in [m.value for m in at.markdown]
+    assert results.scene_numbers(shipped) in [m.value for m in at.markdown]
     specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
     assert len(specs) == (2 if scene.training == "mask" else 1)
     first = specs[0]["data"][0]
@@ -381,9 +377,9 @@ def captions(at: AppTest) -> list[str]:
 def test_projector_mode_keeps_the_comparison_of_both_models_beside_the_curves():
     at = open_page(exp="mask", mode="projector")
     shipped = PRESETS["mask"].shipped()
-    assert words.mask_verdict_short(shipped) in texts(at)
-    assert words.samples_markdown(shipped, shipped.masked) not in texts(at)  # the samples give way to it
-    assert metrics(at) == words.mask_tiles(shipped.masked)
+    assert results.mask_verdict_short(shipped) in texts(at)
+    assert results.samples_markdown(shipped, shipped.masked) not in texts(at)  # the samples give way to it
+    assert metrics(at) == results.mask_tiles(shipped.masked)
 
 
 def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
@@ -401,8 +397,8 @@ def test_the_mask_chart_says_which_curves_lie_on_top_of_each_other(mask_page):
 def test_each_experiment_shows_its_own_task_about_the_run_on_screen(experiment):
     at = open_page(exp=experiment)
     choice = preset_choice(experiment)
-    task = words.page_task(choice, PRESETS[experiment].shipped())
-    others = [words.page_task(preset_choice(other), PRESETS[other].shipped()) for other in PRESETS
+    task = results.page_task(choice, PRESETS[experiment].shipped())
+    others = [results.page_task(preset_choice(other), PRESETS[other].shipped()) for other in PRESETS
               if other != experiment]
     assert task in captions(at) and not any(other in captions(at) for other in others)
     # and the preset says how long Train takes before it is pressed:
@@ -413,7 +409,7 @@ def test_the_heads_table_states_its_baseline_and_signs_the_change():
     at = open_page(exp="heads")
     shipped = PRESETS["heads"].shipped()
     (row,) = [row for row in table_rows(at) if row["head"] == "L1 H2"]
-    assert row[words.without_column(shipped)] == "0.16 (\u22120.07, falls)"
+    assert row[results.without_column(shipped)] == "0.16 (\u22120.07, falls)"
     assert words.HEADS_TABLE_HEADING in [s.value for s in at.subheader]
 
 
