@@ -46,13 +46,16 @@ if fold is not None:
         st.markdown(head_words.worked_sentence(worked))
         tables.fitted_table(lessons.concat_table(worked), "heads-concat", number=head_words.digits)
 
-st.subheader(_("What W_o does"))
-st.markdown(head_words.w_o_sentence(result))
-panels.chart(panels.drawn(hf.mixing_figure, result), config=download_config("w_o-mixing"))
+predict.waiting("heads-start-column", N_("What W_o does"))
+if predict.revealed("heads-start-column"):  # it names the rows of W_o that weigh each head's columns
+    st.subheader(_("What W_o does"))
+    st.markdown(head_words.w_o_sentence(result))
+    panels.chart(panels.drawn(hf.mixing_figure, result), config=download_config("w_o-mixing"))
 
 st.subheader(_("Same price as one wide head"))
 panels.metric_tiles(head_words.cost_metrics(result), columns=4)
-tables.fitted_table(lessons.cost_table(len(result.tokens), result.settings.d_model, heads, d_in=3), "heads-cost")
+st.markdown(head_words.cost_counts(result))  # what the totals count, d_in named, so a student can recompute them
+tables.fitted_table(head_words.cost_table(result), "heads-cost")
 st.markdown(head_words.cost_sentence(result))
 
 st.subheader(_("When h does not divide d_model"))

@@ -250,9 +250,9 @@ ZERO_TRAP = Question(  # page 1's question, so it counts under the causal mask; 
     ),
     answer=1,
     explanation=N_("A score of 0 does not block anything: $e^{0} = 1$, and that 1 joins the sum. The sum is "
-    "$e^{0.34} + e^{0.05} + 1 \\approx 3.46$, so the blocked word gets 1 / 3.46 ≈ 0.29 of the weight, against 0.30 "
-    "for the second word and 0.41 for the first. Only −∞ becomes exactly 0 after the exponential, which "
-    "is why blocked scores must be −∞."),
+    "$e^{0.34} + e^{0.05} + 1 \\approx 1.40 + 1.05 + 1 = 3.45$, so the blocked word gets 1 / 3.45 ≈ 0.29 of the "
+    "weight, against 0.30 for the second word and 0.41 for the first. Only −∞ becomes exactly 0 after the "
+    "exponential, which is why blocked scores must be −∞."),
     # the question's blocked word is a later one: the Lab shows the causal mask with zero scores, and a row whose
     # later words take weight
     lab=LabLink(N_("See the trap in the Lab"), {"causal": True, "route": "zero_score"}, {"row": "2"}),

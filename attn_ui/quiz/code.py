@@ -5,7 +5,8 @@ from __future__ import annotations
 from attn_lang import N_
 from attn_ui.quiz.model import LabLink, Option, Question, Section
 
-SECTION = Section("code", N_("Code"), N_("The two code questions, as choices: spot the classic bugs."))
+SECTION = Section("code", N_("Code"), N_("Read code: finish a causal mask, pick the masked head that works, "
+                                         "and put a head's lines in order."))  # no count to go stale
 
 
 # The app only shows these snippets; tests/ui/test_questions_bank.py is the one place that runs them.

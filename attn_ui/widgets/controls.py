@@ -27,7 +27,7 @@ from attn_core import (
 )
 from attn_core.settings import DROPOUT_STEP, FIELD_BY_NAME, FIELDS, MAX_SEED
 from attn_core.tokens import MAX_TOKENS, unique_labels
-from attn_lang import N_, _
+from attn_lang import N_, _, number
 from attn_ui.widgets.state import Incoming
 from attn_ui.words.escape import md_escape
 
@@ -67,9 +67,15 @@ def pad_chips(namespace: str, labels: Sequence[str], default: Sequence[int] | No
     return tuple(sorted(picked or ()))
 
 
+# p's values, as a link's reader snaps them (attn_core.query): the slider offers exactly these
+DROPOUT_CHOICES = tuple(round(i * DROPOUT_STEP, 2) for i in range(round(MAX_DROPOUT / DROPOUT_STEP) + 1))
+
+
 def dropout_slider(namespace: str, value: float | None = None) -> float:
-    return st.slider(_("Dropout p"), 0.0, MAX_DROPOUT, step=DROPOUT_STEP, key=widget_key(namespace, "dropout"),
-                     format="%.2f", **_initial("value", value))
+    """p on a slider whose values are written as the language writes numbers (0,10 in Spanish): a plain slider's
+    printf format is applied in the browser and always writes a point."""
+    return st.select_slider(_("Dropout p"), DROPOUT_CHOICES, key=widget_key(namespace, "dropout"),
+                            format_func=lambda p: number(p, ".2f"), **_initial("value", value))
 
 
 def training_toggle(namespace: str, value: bool | None = None) -> bool:

@@ -108,4 +108,5 @@ def newcomer_line() -> None:
     script, label = lessons["1"]
     with st.container(horizontal=True, key="lab-newcomer", gap="small", vertical_alignment="center"):
         st.markdown(_("New here? Each lesson takes about five minutes and sends you back here to try it."))
-        st.page_link(script, label=_("Start with lesson 1: {label}", label=label), icon=":material/school:")
+        # Translators: {label} is lesson 1's name in the menu, its number included ("1 · Peeking and the causal mask")
+        st.page_link(script, label=_("Start here: {label}", label=label), icon=":material/school:")

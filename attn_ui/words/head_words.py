@@ -11,8 +11,7 @@ import numpy as np
 
 from attn_core import ROUTE_NAMES, Result
 from attn_core.lessons import heads as lessons
-from attn_lang import N_, _, _n, current_language, number
-from attn_lang.numbers import localise
+from attn_lang import N_, _, _n, number
 from attn_ui.words.escape import md_escape
 
 DIGITS = 4  # decimals shown in the step tables (the tests compare at this precision); their notes write `:.4f`
@@ -34,8 +33,9 @@ def head_title(result: Result, head: int) -> str:
 
 
 def human_bytes(count: float) -> str:
-    """lessons.human_bytes ("1.2 GB"), its number written as the language writes it ("1,2 GB")."""
-    return localise(lessons.human_bytes(count), current_language())
+    """lessons.human_bytes: "1.2 GB", "1,2 GB" in Spanish. Its message already writes the number in the run's
+    language, so it is not localised again here (that turned "1,61 GB" back into "1.61 GB")."""
+    return lessons.human_bytes(count)
 
 
 @dataclass(frozen=True)
@@ -211,6 +211,48 @@ def cost_metrics(result: Result) -> dict[str, str]:
         _n("FLOPs, {count} head", "FLOPs, {count} heads", heads): number(slim.flops, ","),
         N_("FLOPs, 1 wide head"): number(wide.flops, ","),
     }
+
+
+def cost_sizes(result: Result) -> dict[str, int]:
+    """The sizes page 4's totals count, as its words name them: T, d, h, d_head and d_in (the width each word comes
+    in with: 3 in this app, d in GPT-2)."""
+    s = result.settings
+    return {"length": len(result.tokens), "d_model": s.d_model, "heads": s.heads, "d_head": result.d_head,
+            "d_in": int(result.x.shape[1])}
+
+
+def cost_table(result: Result) -> dict[str, list]:
+    """Page 4's table of parameters and FLOPs, for the sizes cost_counts names."""
+    sizes = cost_sizes(result)
+    return lessons.cost_table(sizes["length"], sizes["d_model"], sizes["heads"], sizes["d_in"])
+
+
+def cost_counts(result: Result) -> str:
+    """What page 4's totals count, each one written out from sizes the page names (d_in too), so a student can
+    recompute every tile and every row of the table: Markdown, a lead sentence and a list."""
+    sizes = cost_sizes(result)
+    slim = lessons.attention_cost(sizes["length"], sizes["d_model"], sizes["heads"], sizes["d_in"])
+    wide = lessons.attention_cost(sizes["length"], sizes["d_model"], 1, sizes["d_in"])
+    # Translators: {count} is h, the number of heads; T, d, h, d_head and d_in are the lessons' letters
+    lead = _n("**What the totals count**, for the sentence above: T = {length} words, d = {d_model}, h = {count} head "
+              "of d_head = {d_head} columns, and each word coming in as d_in = {d_in} numbers (this app's word "
+              "vectors; in GPT-2, d_in = d). Biases are left out.",
+              "**What the totals count**, for the sentence above: T = {length} words, d = {d_model}, h = {count} heads "
+              "of d_head = {d_head} columns, and each word coming in as d_in = {d_in} numbers (this app's word "
+              "vectors; in GPT-2, d_in = d). Biases are left out.", sizes["heads"], **sizes)
+    weights = _("Weights: W_q, W_k and W_v are ({d_in}, {d_model}) each and W_o is ({d_model}, {d_model}), so "
+                "3 × {d_in} × {d_model} + {d_model} × {d_model} = {weights:,}.", weights=slim.parameters, **sizes)
+    flops = _("FLOPs, 2 for each multiply-add: x @ W_q, W_k, W_v takes 3 × 2 × {length} × {d_in} × {d_model} = "
+              "{projection:,}; Q @ Kᵀ takes {heads} × 2 × {length} × {d_head} × {length} = {scores:,}, and "
+              "weights @ V as many; concat @ W_o takes 2 × {length} × {d_model} × {d_model} = {output:,}. In all, "
+              "{projection:,} + {scores:,} + {mixing:,} + {output:,} = {total:,}.",
+              projection=slim.projection_flops, scores=slim.score_flops, mixing=slim.mixing_flops,
+              output=slim.output_flops, total=slim.flops, **sizes)
+    items = [weights, flops]
+    if sizes["heads"] > 1:
+        items.append(_("One wide head: Q @ Kᵀ takes 1 × 2 × {length} × {d_model} × {length} = {scores:,} too, so "
+                       "the table's first two columns come to the same totals.", scores=wide.score_flops, **sizes))
+    return "\n".join((lead, "", *(f"- {item}" for item in items)))
 
 
 def cost_sentence(result: Result, model: lessons.ModelSize = lessons.GPT2) -> str:

@@ -23,7 +23,7 @@ from attn_core.lessons.masks import (
 )
 from attn_lang import N_, _, _n, number
 from attn_ui.words.escape import md_escape
-from attn_ui.words.explain import listed
+from attn_ui.words.explain import listed, shown_sum
 
 
 def signed(value: float) -> str:
@@ -68,6 +68,7 @@ row's output moved (0 means not a single bit); the orange box holds the rows *be
 columns are the set-ups of the next section: **no mask**, and the causal mask applied three ways.
 """)
 
+ROUTES_TITLE = N_("Four ways to remove a blocked cell")  # the section's name while it waits for the prediction
 ROUTES_HOW = N_("""
 **Four ways to remove a blocked cell.** One query row, computed four ways, one per column:
 **−∞ first** sets blocked scores to −∞ before the softmax; **zero after** takes the softmax first and then
@@ -189,8 +190,8 @@ def worked_example_text(example: WorkedExample) -> str:
         first=first, second=second, w_first=w[0], w_second=w[1], w_blocked=w[2],
         first_tex=formula_number(first, ".2f"), e_first_tex=formula_number(e1, ".2f"),
         second_tex=formula_number(second, ".2f"), e_second_tex=formula_number(e2, ".2f"), e_blocked=e3,
-        total=example.total, share=example.pad_share,
-    )
+        total=shown_sum(example.exps), share=example.pad_share,
+    )  # the sum of the exps as written (1.40 + 1.05 + 1 = 3.45), not of the unrounded ones (3.456, written 3.46)
 
 
 def values_caption(terms: RowTimesValues) -> str:

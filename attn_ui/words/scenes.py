@@ -28,7 +28,7 @@ from attn_core.lessons import heads as head_lessons
 from attn_core.lessons import masks as mask_lessons
 from attn_core.query import read_number_in_range
 from attn_lang import N_, _, number
-from attn_ui.words.explain import kpi_values
+from attn_ui.words.explain import kpi_values, shown_sum
 
 
 @dataclass(frozen=True)
@@ -301,7 +301,8 @@ def _routes(scene: Scene, result: Result) -> dict[str, str]:
 def _trap(scene: Scene, result: Result) -> dict[str, str]:
     example = mask_lessons.worked_example()
     return {"pad_percent": _("{percent:.0f}%", percent=100 * example.pad_share), "exp_zero": _f2(example.exps[2]),
-            "exp_first": _f2(example.exps[0]), "exp_second": _f2(example.exps[1]), "total": _f2(example.total)}
+            "exp_first": _f2(example.exps[0]), "exp_second": _f2(example.exps[1]),
+            "total": _f2(shown_sum(example.exps))}  # the sum of the exps as shown: 1.40 + 1.05 + 1.00 = 3.45
 
 
 def _rolls(scene: Scene, result: Result) -> dict[str, str]:

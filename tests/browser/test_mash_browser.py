@@ -38,7 +38,7 @@ _SNAPSHOT = """
     return on ? on.innerText.trim() : null;
   };
   const chips = [...document.querySelectorAll('[role="toolbar"][aria-label="Tap a word to make it PAD"] button')];
-  const slider = document.querySelector('input[type="range"][aria-label="Dropout p"]');
+  const slider = document.querySelector('input[type="range"][aria-label="Dropout p"]');  // a select slider: its text
   const causal = [...document.querySelectorAll('[role="switch"]')]
     .find((s) => s.closest("label")?.innerText.trim().startsWith("Causal mask"));
   return {
@@ -46,7 +46,7 @@ _SNAPSHOT = """
     heads: checked("Heads"),
     view: checked("Viewing head"),
     padded: chips.map((c, i) => c.getAttribute("aria-pressed") === "true" ? i + 1 : 0).filter((i) => i),
-    p: slider ? Number(slider.value) : null,
+    p: slider ? Number(slider.getAttribute("aria-valuetext")) : null,
     href: location.href,
     dialogs: document.querySelectorAll('[role="dialog"]').length,
   };

@@ -107,7 +107,7 @@ def test_tapping_the_last_two_words_greys_their_columns_for_every_row():
 
 def test_dropout_half_in_training_drops_and_marks_cells_and_doubles_survivors():
     at = run_lab()
-    at.slider(key="lab.p").set_value(0.5).run()
+    at.select_slider(key="lab.p").set_value(0.5).run()
     result = compute(Settings(dropout=0.5))
     values = kpis(at)
     assert values["Dropped cells"] == str(result.dropped_cells) != "0"

@@ -2,6 +2,7 @@
 compared with compute() or with a count made here by hand."""
 
 import math
+import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -127,6 +128,21 @@ def test_cost_counter_shows_equal_cost_for_h_heads_and_one_wide_head(heads_page)
     assert "d = 768, h = 12, d_head = 768 / 12 = 64" in shown
     assert "2,359,296 weights" in shown and "8.05 GFLOPs" in shown
     assert "h·T² = 144 instead of 36" in shown
+    # what the totals count, on the page beside them: d_in named, so 252 and 4,752 can be recomputed from it
+    assert "each word coming in as d_in = 3 numbers" in shown and "3 × 3 × 12 + 12 × 12 = 252" in shown
+    assert "1,296 + 864 + 864 + 1,728 = 4,752" in shown
+
+
+def test_shapes_and_memory_in_spanish_localises_each_number_once():
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["lang"] = "es"
+    seed_answers(at.run())
+    checked(at.switch_page(SHAPES).run())
+    tiles = metrics(at)
+    assert tiles["T = 2.048, float32"] == "1,61 GB" and tiles["T = 1.024, float32"] == "403 MB"
+    figure = specs(at)[0]
+    hovers = [text for trace in figure["data"] for text in trace.get("customdata") or ()]
+    assert "1,61 GB" in hovers and not [text for text in hovers if re.search(r"\d\.\d", text)]
 
 
 def test_a_head_count_that_does_not_divide_is_explained_not_a_traceback():
@@ -269,7 +285,7 @@ def test_by_hand_honours_the_lab_settings_and_every_control():
     at.segmented_control(key="hand.view").set_value(2)
     at.toggle(key="hand.causal").set_value(True)
     at.pills(key="hand.pad").set_value([4, 5])  # positions counted from 1, as on screen
-    at.slider(key="hand.p").set_value(0.5)
+    at.select_slider(key="hand.p").set_value(0.5)
     rerun(at)
     chosen = lab.replace(causal=True, padded=(4, 5), dropout=0.5, view=2)
     check_row(at, chosen, query=5, head=1)

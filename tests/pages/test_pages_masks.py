@@ -131,7 +131,7 @@ def test_peek_worked_example_and_try_it_link():
     at = open_page(PEEK)
     example = lessons.worked_example()
     shown = text(at)
-    assert "$e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$, $e^{0} = 1$; the sum is 3.46" in shown
+    assert "$e^{0.34} \\approx 1.40$, $e^{0.05} \\approx 1.05$, $e^{0} = 1$; the sum is 3.45" in shown
     assert f"≈ **{example.pad_share:.0%}**" in shown
     assert "≈ **29%**" in shown
     assert link_query(at) == {"causal": "1", "d": "4", "route": "zero_after", "lesson": "1"}  # the way back
@@ -272,7 +272,7 @@ def test_drop_inference_is_deterministic_whatever_the_roll():
 def test_drop_scale_follows_p_and_the_rescale_switch():
     at = open_page(DROP)
     for p, rescale, scale in [(0.1, True, "1.11"), (0.5, False, "1.00"), (0.0, True, "1.00"), (0.9, True, "10.00")]:
-        at.slider(key="drop.p").set_value(p)
+        at.select_slider(key="drop.p").set_value(p)
         at.toggle(key="drop.rescale").set_value(rescale)
         rerun(at)
         settings = Settings(dropout=p, rescale=rescale)

@@ -15,7 +15,7 @@ from attn_core.lessons import masks as mask_lessons
 from attn_core.training import PRESETS
 from attn_ui.views import train_view
 from attn_ui.widgets import controls
-from attn_ui.words import training_words
+from attn_ui.words import training_results, training_words
 from attn_ui.words.scenes import SCENES, scene_words
 from tests.apptest_helpers import APP, array, open_page, specs
 from tests.apptest_helpers import checked as ok
@@ -91,7 +91,7 @@ def test_the_lab_opened_from_a_scene_puts_the_way_back_first():
     ok(lab.run())
     labels = [element.proto.label for element in lab.main.get("page_link")]
     assert labels[0] == "Back to scene 12", labels  # above every other link of the page
-    assert not [label for label in labels if label.startswith("Start with lesson 1")]  # no newcomer line either
+    assert not [label for label in labels if label.startswith("Start here")]  # no newcomer line either
     assert lab.main.get("page_link")[0].proto.query_string == "scene=12&reveal=1"
 
 
@@ -130,8 +130,17 @@ def test_the_learned_map_row_is_chosen_in_a_box_or_by_a_click_on_the_map():
         f"1 {training_words.example_tokens(shipped)[0]}", f"2 {training_words.example_tokens(shipped)[1]}"]
     ok(chooser.set_value(5).run())
     strongest = max(shipped.heads, key=lambda score: score.induction)
-    said = training_words.map_row_sentence(shipped, strongest.layer, strongest.head, 5)
+    said = training_results.map_row_sentence(shipped, strongest.layer, strongest.head, 5)
     assert said in [element.value for element in at.markdown]
     learned = specs(at)[1]  # the curves, then the learned map
     outline = learned["layout"]["shapes"][0]
     assert outline["y0"] == 4.5 and outline["y1"] == 5.5  # the chosen row outlined on the map
+
+
+def test_the_newcomer_link_names_lesson_one_once():
+    """The Lab's first-visit link: "Start here: 1 · Peeking…", not "Start with lesson 1: 1 · Peeking…"."""
+    lab = AppTest.from_file(APP, default_timeout=30)
+    ok(lab.run())
+    start = [label for label in links(lab) if label.startswith("Start here")]
+    assert len(start) == 1, list(links(lab))
+    assert re.findall(r"\d+", start[0]) == ["1"], start

@@ -12,7 +12,7 @@ from attn_core.lessons import masks as lessons
 from attn_ui.quiz import causal
 from attn_ui.quiz.bank import BY_ID
 from attn_ui.words import mask_words
-from attn_ui.words.explain import KPI_HELP, kpi_values
+from attn_ui.words.explain import KPI_HELP, kpi_values, shown_sum
 from attn_ui.words.scenes import SCENES, scene_words
 from tests.ui.text_banks import sources
 
@@ -73,9 +73,11 @@ def test_item7_same_row_question_reconciles_with_the_lesson():
 
 
 def test_item8_one_sum_rounded_once_and_signed_values():
-    example = lessons.worked_example()
-    assert f"1 / {example.total:.2f}" in BY_ID["pad-zero-trap"].explanation
-    assert f"the sum is {example.total:.2f}" in mask_words.worked_example_text(example)
+    example = lessons.worked_example()  # the total a student can check: the sum of the terms as they are shown
+    shown = shown_sum(example.exps)
+    assert f"= {shown:.2f}$" in BY_ID["pad-zero-trap"].explanation and f"1 / {shown:.2f}" in \
+        BY_ID["pad-zero-trap"].explanation
+    assert f"the sum is {shown:.2f}" in mask_words.worked_example_text(example)
     terms = lessons.row_times_values(compute(Settings(causal=True, d_model=4)), 2)
     largest = terms.future_value_largest
     assert abs(largest) == terms.future_value_size and largest < 0  # the cell reads −1.21 on this row

@@ -42,3 +42,17 @@ def test_every_check_backs_some_text():
 def test_the_guard_sees_numbers_and_comparison_words():
     assert claims_in("It gets 0.29, more than half, and never 1 / 3.45 or 29%.") == (
         "0.29", "more than", "half", "never", "1", "3.45", "29%")
+
+
+COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def test_a_section_blurb_counts_only_the_questions_its_section_has():
+    """Check yourself's section blurbs: "The two code questions" over three questions said a count no one can find."""
+    from attn_ui.quiz import bank
+
+    for section in bank.SECTIONS:
+        asked = sum(1 for question in bank.QUESTIONS if question.section == section.id)
+        said = [COUNT_WORDS.get(word, word) for word in section.blurb.lower().replace(",", " ").split()
+                if word in COUNT_WORDS or word.isdigit()]
+        assert all(int(count) == asked for count in said), (section.id, section.blurb, asked)

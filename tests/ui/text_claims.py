@@ -15,6 +15,7 @@ state, recomputed on the default sentence.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 import numpy as np
 
@@ -27,9 +28,13 @@ from attn_ui.words.explain import kpi_values
 def _zero_score_trap() -> bool:
     example = masks.worked_example()
     shares = example.with_zero_score
+    shown = [Decimal(f"{e:.2f}") for e in example.exps]  # the terms as the texts write them
     return bool(
-        [f"{e:.2f}" for e in example.exps] == ["1.40", "1.05", "1.00"]
-        and f"{example.total:.2f}" == "3.46"  # the sum rounded once, as page 1 shows it
+        [str(e) for e in shown] == ["1.40", "1.05", "1.00"]
+        and sum(shown) == Decimal("3.45")  # the total the texts give is the sum of the terms they show
+        and f"{example.total:.2f}" == "3.46"  # the unrounded 3.456 would round to 3.46: no text says that sum
+        and f"{1 / Decimal('3.45'):.2f}" == "0.29" and f"{1 / Decimal('3.45'):.0%}" == "29%"
+        and [f"{e / Decimal('3.45'):.2f}" for e in shown] == ["0.41", "0.30", "0.29"]  # shares from what is shown
         and [f"{w:.2f}" for w in shares] == ["0.41", "0.30", "0.29"]
         and round(100 * example.pad_share) == 29
         and shares[2] < shares[1] < shares[0]  # the PAD gets less than either real word
@@ -269,7 +274,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], str]] = {
     'quiz:causal-no-leak:why1': (('every',), 'quiz:causal-no-leak'),
     'quiz:causal-no-leak:why2': (('never',), 'quiz:causal-no-leak'),
     'quiz:pad-zero-trap:prompt': (('0.34', '0.05', '0', '0.34', '1.40', '0.05', '1.05', '0', '1'), 'zero-score-trap'),
-    'quiz:pad-zero-trap:explanation': (('0', '0', '1', '1', '0.34', '0.05', '1', '3.46', '1', '3.46', '0.29', '0.30', '0.41', 'exactly', '0'), 'zero-score-trap'),
+    'quiz:pad-zero-trap:explanation': (('0', '0', '1', '1', '0.34', '0.05', '1', '1.40', '1.05', '1', '3.45', '1', '3.45', '0.29', '0.30', '0.41', 'exactly', '0'), 'zero-score-trap'),
     'quiz:pad-zero-trap:option1': (('0%',), 'zero-score-trap'),
     'quiz:pad-zero-trap:option2': (('29%',), 'zero-score-trap'),
     'quiz:pad-zero-trap:option3': (('exactly', '50%'), 'zero-score-trap'),
