@@ -110,7 +110,8 @@ def overall_score() -> None:
 def reset_controls(section: Section) -> None:
     with st.popover(_("Start again"), icon=":material/restart_alt:"):
         st.markdown(_("Clear the answers, skips and scores of this section or of all, here and in this browser's "
-                      "saved progress (the lessons ask some of these questions too)."))
+                      "saved progress (the lessons ask some of these questions too). Changed your mind? Undo, or the "
+                      "browser's Back button, brings them back."))
         st.button(_("Clear “{section}”", section=_(section.title)), key="quiz.reset.section", on_click=reset,
                   args=(in_section(section.id),))
         st.button(_("Clear every section"), key="quiz.reset.all", on_click=reset, type="primary")

@@ -46,20 +46,17 @@ def menu_pages() -> tuple[tuple[str, str, str], ...]:
 
 
 def _links() -> None:
-    """Each page's link; a page whose questions are all answered is marked (its icon, and in words in its tip)."""
+    """Each page's link; a page whose questions are all answered wears a mark instead of its icon: a seal when every
+    one was right on the first try, a tick otherwise (Check yourself says the same in words). No tooltip: a link that
+    gained one between two runs stayed in the sidebar twice in Streamlit 1.67, a hidden copy first."""
     from attn_ui.widgets import questions  # here: questions draws a Lab button (page.py), and page.py imports nav
 
     for script, label, icon in menu_pages():
         asked = PAGE_QUESTIONS.get(script)
         done = questions.score(tuple(BY_ID[qid] for qid in asked)) if asked else None
-        if done is None or done.answered < done.total:
-            st.page_link(script, label=label, icon=icon)
-        elif done.right == done.total:
-            st.page_link(script, label=label, icon=":material/verified:",
-                         help=_("Answered, and right on the first try."))
-        else:
-            st.page_link(script, label=label, icon=":material/check_circle:",
-                         help=_("Answered; not all right on the first try."))
+        if done is not None and done.answered == done.total:
+            icon = ":material/verified:" if done.right == done.total else ":material/check_circle:"
+        st.page_link(script, label=label, icon=icon)
 
 
 def sidebar_nav() -> None:

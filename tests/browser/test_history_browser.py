@@ -151,7 +151,7 @@ def test_start_again_is_undone_by_back_and_redone_by_forward(server, new_page, s
     assert progress(page) == f"1 of {total} answered · 1 right on the first try" and "answers" in answered[1]
     page.get_by_role("button", name="Start again").click()
     popover = page.locator('[data-testid="stPopoverBody"]')
-    assert "The browser's Back button brings them back." in popover.inner_text()
+    assert "Undo, or the browser's Back button, brings them back." in popover.inner_text()
     assert "cannot be undone" not in popover.inner_text()
     page.get_by_role("button", name="Clear every section").click()
     settle(page)
