@@ -2,7 +2,7 @@
 
 Each field carries its URL key, how its URL value is read (`kind`), the allowed values and a one-line reason.
 Everything else is derived from that one declaration: the URL form (`to_query`), the lenient reading of a
-link (`attn_core.query`), the Lab's widget keys and the table of keys in docs/urls.md.
+link (`attn_core.query`), the Lab's widget keys and the table of keys in docs/urls.md (`attn_core.url_keys`).
 
 The URL is part of the product: a lecturer can write `?causal=1&heads=4&pad=5,6` by hand.
 """

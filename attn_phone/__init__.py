@@ -6,7 +6,9 @@ kilobytes, a stylesheet and a script with no framework, served by the app's own 
 (`st.App(routes=...)` in app.py, through attn_ui/views/poll_route.served()). The Lab, the lessons, the projector and
 the host's pages stay Streamlit.
 
-- routes.py: the routes (join, the room's page, answers, the held wait, old links), cookies and checks.
+- routes.py: the routes (join, the room's page, answers, the held wait, old links) and their checks.
+- visitor.py: the phone that asks: its language, its voter and form cookies, a post's origin.
+- assets.py: the templates' environment, the stylesheet and script (hashed, gzipped), Streamlit's index page.
 - screens.py: what a room shows at one moment, the same for every phone; a student's own answer is a variant.
 - text.py: the few marks of Markdown the messages use, as safe HTML.
 - templates/ (Jinja2, autoescaped), static/ (phone.css, phone.js).

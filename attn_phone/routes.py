@@ -15,44 +15,45 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
-import hashlib
 import hmac
 import json
-import re
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from attn_lang import DEFAULT, LANGUAGES, PSEUDO, _, language_for, supported, using
+from attn_lang import LANGUAGES, PSEUDO, _, language_for, supported, using
 from attn_lang.languages import language
 from attn_phone import screens
+from attn_phone.assets import asset_of, streamlit_index, template_environment
+from attn_phone.visitor import (
+    CSRF_COOKIE,
+    HOST_COOKIE_PREFIX,
+    ROOM_COOKIE,
+    VOTER_COOKIE,
+    choose_language,
+    cookie_token,
+    is_secure,
+    same_origin,
+    set_cookie,
+    voter_of,
+)
 from attn_poll import DatabaseError, Phase, Poll, PollError, RoomExpired, RoomNotFound, StorageError
 from attn_poll.codes import CODE_LENGTH, normalise_room_code
 from attn_poll.errors import LimitReached, RoomEnded, RoundClosed, UnknownOption
-from attn_poll.rooms import stamp_text
+from attn_poll.room_values import stamp_text
 from attn_ui.quiz.poll_questions import POLL_BY_ID
 from attn_ui.words import live
 
 HERE = Path(__file__).parent
-VOTER_COOKIE = "attn_voter"  # a random token: this browser's voter in every room (the database keeps a salted hash)
-CSRF_COOKIE = "attn_csrf"  # a random token the page's forms repeat (double submit)
-ROOM_COOKIE = "attn_room"  # the room this browser's phone page last showed: the join form offers it again (Back)
-HOST_COOKIE_PREFIX = "attn_host_"  # + a room's code: the browser that hosts it (attn_ui/views/host_access.py)
-VOTER_SALT = b"attn-lab phone voter\x00"
-TOKEN = re.compile(r"[A-Za-z0-9_-]{24,64}")
-COOKIE_DAYS = 7
 MAX_BODY = 2048  # an answer's form is under 200 bytes
 MAX_FIELDS = 8
 STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
@@ -64,67 +65,6 @@ PAGE_HEADERS = MappingProxyType({**NO_STORE, "Content-Security-Policy": CSP, "X-
 SENT_NOTES = ("sent", "closed", "range", "empty", "option", "limit", "storage", "stale")
 
 
-@dataclass(frozen=True)
-class Asset:
-    name: str  # with its hash: phone.3f2a9c1b.js
-    media: str
-    body: bytes
-    zipped: bytes
-
-
-def _asset(path: Path, media: str) -> Asset:
-    body = path.read_bytes()
-    digest = hashlib.sha256(body).hexdigest()[:10]
-    return Asset(f"{path.stem}.{digest}{path.suffix}", media, body, gzip.compress(body, 9, mtime=0))
-
-
-def _environment() -> Environment:
-    environment = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
-                              trim_blocks=True, lstrip_blocks=True)
-    environment.globals["filled"] = screens.filled
-    return environment
-
-
-def choose_language(request: Request) -> tuple[str, bool]:
-    """(the phone's language, whether its address chose it): `lang=` in the address, else the browser's
-    Accept-Language (its first language the app speaks), else English."""
-    asked = language_for(request.query_params.get("lang"))
-    if asked is not None:
-        return asked, True
-    for part in request.headers.get("accept-language", "")[:200].split(","):
-        found = language_for(part.split(";", 1)[0].strip())
-        if found is not None:
-            return found, False
-    return DEFAULT, False
-
-
-def voter_of(token: str) -> str:
-    return "p" + hashlib.sha256(VOTER_SALT + token.encode()).hexdigest()[:40]
-
-
-def _token(request: Request, name: str) -> str | None:
-    value = request.cookies.get(name, "")
-    return value if TOKEN.fullmatch(value) else None
-
-
-def _secure(request: Request) -> bool:
-    forwarded = request.headers.get("x-forwarded-proto", "").split(",", 1)[0].strip()
-    return request.url.scheme == "https" or forwarded == "https"
-
-
-def _set_cookie(response: Response, request: Request, name: str, value: str, same_site: str) -> None:
-    response.set_cookie(name, value, max_age=COOKIE_DAYS * 86400, path="/", httponly=True, samesite=same_site,
-                        secure=_secure(request))
-
-
-def _same_origin(request: Request) -> bool:
-    """A post from this site's own page: its Origin (sent by every browser of today with a POST) names our host."""
-    origin = request.headers.get("origin")
-    if origin is None:
-        return True  # an old browser, or a form without one; the CSRF token still has to match
-    return urlsplit(origin).netloc == request.headers.get("host", "")
-
-
 class Phones:
     """The phone's routes over one Poll. `poll()` gives the process's Poll (the pages' own); `wait(request, code,
     since)` holds a request until the room's stamp differs (poll_route.Watch.until_moved)."""
@@ -134,9 +74,9 @@ class Phones:
         self.poll = poll
         self.wait = wait
         self.root = root
-        self.environment = _environment()
-        self.css = _asset(HERE / "static" / "phone.css", "text/css; charset=utf-8")
-        self.js = _asset(HERE / "static" / "phone.js", "text/javascript; charset=utf-8")
+        self.environment = template_environment()
+        self.css = asset_of(HERE / "static" / "phone.css", "text/css; charset=utf-8")
+        self.js = asset_of(HERE / "static" / "phone.js", "text/javascript; charset=utf-8")
         self.assets = {self.css.name: self.css, self.js.name: self.js}
         # a room's page per (code, stamp, language, chosen, base): drawn once a move, in the event loop's own future,
         # however many phones wake for it at once (only the last 512 moves are kept; nothing here is the room's state)
@@ -223,7 +163,7 @@ class Phones:
         return f"{self.base(request)}/j/{code}" + (f"?{query}" if query else "")
 
     def _voter_cookies(self, request: Request) -> tuple[str, str, bool, bool]:
-        voter, csrf = _token(request, VOTER_COOKIE), _token(request, CSRF_COOKIE)
+        voter, csrf = cookie_token(request, VOTER_COOKIE), cookie_token(request, CSRF_COOKIE)
         return (voter or secrets.token_urlsafe(24), csrf or secrets.token_urlsafe(24), voter is None, csrf is None)
 
     async def page(self, request: Request) -> Response:
@@ -251,11 +191,11 @@ class Phones:
             response = self.trouble(request, lang, self._storage(lang), 503)
         if isinstance(response, Response) and response.status_code == 200 and request.cookies.get(ROOM_COOKIE) != code:
             response.set_cookie(ROOM_COOKIE, code, max_age=12 * 3600, path="/j", httponly=True, samesite="lax",
-                                secure=_secure(request))
+                                secure=is_secure(request))
         if new_voter:  # on a page that failed too: the phone is the same voter when it tries again
-            _set_cookie(response, request, VOTER_COOKIE, voter_token, "lax")
+            set_cookie(response, request, VOTER_COOKIE, voter_token, "lax")
         if new_csrf:
-            _set_cookie(response, request, CSRF_COOKIE, csrf, "strict")
+            set_cookie(response, request, CSRF_COOKIE, csrf, "strict")
         return response
 
     def _storage(self, lang: str) -> str:
@@ -307,7 +247,7 @@ class Phones:
     async def now(self, request: Request) -> Response:
         """This phone's page now, as JSON for the script: {stamp, html} (or {error})."""
         lang, chosen = choose_language(request)
-        voter_token = _token(request, VOTER_COOKIE)
+        voter_token = cookie_token(request, VOTER_COOKIE)
         try:
             with using(lang):
                 code = normalise_room_code(request.path_params.get("code", ""))
@@ -396,10 +336,10 @@ class Phones:
         except (UnicodeDecodeError, ValueError):
             return self.refused(lang, 400, "form")
         value = {key: values[-1] for key, values in fields.items()}
-        cookie_csrf, voter_token = _token(request, CSRF_COOKIE), _token(request, VOTER_COOKIE)
-        if not _same_origin(request) or cookie_csrf is None or voter_token is None or not hmac.compare_digest(
+        cookie_csrf, voter_token = cookie_token(request, CSRF_COOKIE), cookie_token(request, VOTER_COOKIE)
+        if not same_origin(request) or cookie_csrf is None or voter_token is None or not hmac.compare_digest(
                 value.get("csrf", "").encode(), cookie_csrf.encode()):
-            if not wants_json and _same_origin(request):
+            if not wants_json and same_origin(request):
                 return RedirectResponse(self.room_url(request, code, request.query_params.get("lang"), note="stale"),
                                         status_code=303, headers=dict(NO_STORE))
             return self.refused(lang, 403, "stale")
@@ -531,11 +471,4 @@ def _option(text: str | None, count: int) -> int | None:
     return option if 0 <= option < count else None
 
 
-def streamlit_index() -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec("streamlit")
-    return Path(spec.origin).parent / "static" / "index.html"
-
-
-__all__ = ["CSRF_COOKIE", "LANGUAGES", "PSEUDO", "VOTER_COOKIE", "Phones", "voter_of"]
+__all__ = ["LANGUAGES", "PSEUDO", "Phones"]

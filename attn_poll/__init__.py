@@ -23,7 +23,8 @@ from attn_poll.errors import (
     WrongPhase,
 )
 from attn_poll.export import counts_csv
-from attn_poll.rooms import Limits, NewRoom, Phase, PhoneView, Poll, ProjectorView, QuestionCounts, RoomState
+from attn_poll.room_values import Limits, NewRoom, Phase, PhoneView, ProjectorView, QuestionCounts, RoomState
+from attn_poll.rooms import Poll
 from attn_poll.store import URL_ENV, DatabaseError, Store, open_store, resolve_url
 
 __all__ = [

@@ -88,7 +88,7 @@ def spread_figure(question: Live, rounds: Sequence[Sequence[int]], revealed: boo
     """The room's numeric predictions as bars (see the module's text), for a chart about `width` px wide. Before the
     reveal every round is drawn, a revote's two side by side and named by a legend (`names`); revealed, the last
     round alone, the one that counts, its answers counted right green and the others grey. (A choice's spread is a
-    bar per named option: live_view.choice_bars.)"""
+    bar per named option: live_bars.choice_bars.)"""
     longest = max(len(option) for option in question.options)
     counts = (1 if revealed else len(rounds), len(str(max([0, *(sum(tally) for tally in rounds)]))))
     shown = bars(question, rounds, revealed, most_bars(width, font, longest, counts),

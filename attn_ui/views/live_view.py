@@ -4,9 +4,9 @@ Go live opens a class-poll room with one question per scene (attn_ui/words/live.
 scenes page's address (`room`), so Next, Back, a reload and the browser's Back keep the lecture. The host secret
 never goes on the screen: the browser that went live (or opened the host link once) holds it (host_access). The
 room has one scene and one phase, and only a lecturer's act moves it (Next, Back, a key, the browser's Back on the
-page that drives it: drive()); a host page opened elsewhere, or reloaded, shows the room where it is, and two host
-pages follow each other. Phones follow on any replica, because the room lives in the database. Phones answer on the
-phone's page (`/j/CODE`, attn_phone), which shows each scene's question there.
+page that drives it: live_drive.drive()); a host page opened elsewhere, or reloaded, shows the room where it is, and
+two host pages follow each other. Phones follow on any replica, because the room lives in the database. Phones answer
+on the phone's page (`/j/CODE`, attn_phone), which shows each scene's question there.
 
 The join screen (join code, QR code, address, phones in the room) fills the board after Go live, and comes back at
 any scene from the room's badge or the J key, without moving the lecture; moving the lecture hides it.
@@ -19,8 +19,6 @@ Session state used here:
     live.link.asked    (room code, scene, revealed) an opened link asked for while the room was elsewhere: offered in
                        the badge's menu as an explicit move
     live-badge         whether the badge's menu is open (closed by its own actions)
-    live.drawn         (room code, scene, revealed, room version) as this page last drew the room: tells this page's
-                       own moves (the step in the address changed) from a page opened or a room moved elsewhere
 """
 
 from __future__ import annotations
@@ -31,26 +29,21 @@ from dataclasses import dataclass
 import streamlit as st
 
 from attn_lang import N_, _, _n, current_language
-from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomMoved, RoomState
+from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomState
 from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
 from attn_ui.views import board_check, host_access, poll_service, scene_nav
+from attn_ui.views.live_bars import SPREAD_FONT, SPREAD_HEIGHT, SPREAD_WIDTH, choice_bars
+from attn_ui.views.live_drive import ASKED_KEY, drive
 from attn_ui.widgets import join, panels, projector
 from attn_ui.words import live, live_room, poll_words
 
 NOTE_KEY = "live.note"
 CHECKED_KEY = "live.checked"
 JOIN_KEY = "live.join.at"
-DRAWN_KEY = "live.drawn"
 MENU_KEY = "live-badge"  # the badge's menu (a popover): its open state, and its CSS class st-key-live-badge
 END_KEY = "live.end.asked"
-ASKED_KEY = "live.link.asked"
-SPREAD_HEIGHT = ((150, 230), (200, 260))  # px of a number's spread chart, (one round, two rounds): on the projector
-# beside a revealed board (the story's column at 1280x720), and off it
 JOIN_QR = (500, 320)  # the join screen's QR code, on the projector and off it: it must scan from the back row
-SPREAD_FONT = (20, 14)  # px of the spread's words, on the projector and off it
-SPREAD_WIDTH = (700, 440, 560)  # px a spread may count on at 1280x720: the board's column, the story's, and the story's
-# at a live reveal (REVEALED_COLUMNS)
 COLUMNS = (1, 1.5)  # the scene page's story and board
 REVEALED_COLUMNS = (1.25, 1.25)  # at a live lecture's reveal the story holds the answer and the room's spread too
 WHAT_GO_LIVE_DOES = N_("**Go live** opens a room for this lecture: students scan the code once, each scene's "
@@ -199,57 +192,6 @@ def host(number: int, revealed: bool) -> tuple[Host | None, int, bool]:
     state, number, revealed = drive(code, secret, state, number, revealed)
     poll_service.touch(code, secret)
     return Host(code, secret, state, link), number, revealed
-
-
-def room_step(state: RoomState) -> tuple[int, bool] | None:
-    """The scene (from 1) and whether its answer shows, as the room has them; None before its first scene."""
-    if state.question_index is None:
-        return None
-    return state.question_index + 1, state.phase is Phase.REVEALED
-
-
-def drive(code: str, secret: str, state: RoomState, number: int, revealed: bool) -> tuple[RoomState, int, bool]:
-    """One driver for the room: this page moves it only when its own lecturer moved the page (Next, Back, a key, the
-    browser's Back, a link typed into this tab); otherwise the page follows the room.
-
-    What this session drew last (DRAWN_KEY: the room's code, the step and the room's version then) tells the two
-    apart. A page just opened (a reload, a second device, a host link: a new session) or a page whose room another
-    page moved (its board saw the version change) shows the room where it is and moves nothing. A move is made only
-    from the version this page last drew (Poll's expected_version): if another page moved the room in between, this
-    page follows instead, so two pages never pull the room between them and no round closes that nobody closed."""
-    drawn = st.session_state.get(DRAWN_KEY)
-    here = room_step(state)
-    if state.phase is Phase.ENDED or here == (number, revealed):
-        _drew(code, number, revealed, state)
-        return state, number, revealed
-    moved_here = isinstance(drawn, tuple) and len(drawn) == 4 and drawn[0] == code and drawn[1:3] != (number, revealed)
-    if here is None or moved_here:
-        expected = drawn[3] if moved_here else state.version
-        moved, error = poll_service.attempt(
-            lambda: poll_service.poll().show_scene(code, secret, number - 1, revealed, expected_version=expected))
-        if error is None:
-            _drew(code, number, revealed, moved)
-            return moved, number, revealed
-        if not isinstance(error, RoomMoved):
-            poll_service.show_problem(error)
-            return state, number, revealed
-        state, here = error.state, room_step(error.state)
-        if here is None:
-            return state, number, revealed
-        st.toast(_("Another host page moved the lecture first: this page shows scene {number}, where the room is.",
-                   number=here[0]), icon=":material/sync:")
-    else:
-        st.toast(_("The lecture is at scene {number}: this page shows it there. Next and Back move the room from "
-                   "here.", number=here[0]), icon=":material/sync:")
-        if drawn is None:  # a link opened: its step waits in the badge's menu, one explicit press away
-            st.session_state[ASKED_KEY] = (code, number, revealed)
-    scene_nav.write_step(*here)
-    _drew(code, *here, state)
-    return state, *here
-
-
-def _drew(code: str, number: int, revealed: bool, state: RoomState) -> None:
-    st.session_state[DRAWN_KEY] = (code, number, revealed, state.version)
 
 
 def join_showing(live_host: Host | None, number: int, revealed: bool) -> bool:
@@ -533,31 +475,3 @@ def spread_block(question: live.Live, view: ProjectorView, revealed: bool, wide:
                 width=SPREAD_WIDTH[0 if wide else 2 if revealed else 1])
             panels.chart(figure, key=f"live_room.spread.{current_language()}", config=layout.still_config(),
                          max_height=height)
-
-
-def choice_bars(question: live.Live, rounds, revealed: bool) -> None:
-    """A choice's spread: a bar per option with its letter, its words and its count in each round (first → second,
-    as a line above the bars says), the bar as long as its share of the last round. After the reveal, beside the
-    answer's own words, the right option first, green, in full and named "right answer", then the others side by side
-    under their letters, grey (their words were on screen at the question)."""
-    last = rounds[-1]
-    if len(rounds) > 1 and not revealed:  # revealed, the lines above name the rounds in this order
-        st.markdown(_("Counts: {first} → {second}", first=poll_words.round_name(1), second=poll_words.round_name(2)))
-
-    def bar(index: int, state: str, words: bool) -> None:
-        counts = " → ".join(str(tally[index]) for tally in rounds)
-        label = _("**{letter}.** {option} · {counts}", letter=live.letter(index), option=question.options[index],
-                  counts=counts) if words else _("**{letter}.** · {counts}", letter=live.letter(index), counts=counts)
-        if state == "right":
-            label = _("{label} · **right answer**", label=label)
-        panels.share_bar(poll_words.share(last[index], sum(last)), label, state, key=f"live-{index}")
-
-    if not revealed:
-        for index in range(question.option_count):
-            bar(index, "open", words=True)
-        return
-    bar(question.answer, "right", words=True)
-    others = [index for index in range(question.option_count) if index != question.answer]
-    for place, index in zip(st.columns(len(others), gap="medium"), others, strict=True):
-        with place:
-            bar(index, "off", words=False)

@@ -40,7 +40,7 @@ from starlette.routing import Route
 
 from attn_phone.routes import Phones
 from attn_poll import PollError
-from attn_poll.rooms import stamp_text
+from attn_poll.room_values import stamp_text
 from attn_poll.store import DatabaseError
 from attn_ui.views import poll_service
 

@@ -4,7 +4,8 @@ they drop."""
 import re
 from pathlib import Path
 
-from attn_core.query import lab_view_notes, read_row, url_keys_markdown
+from attn_core.query import lab_view_notes, read_row
+from attn_core.url_keys import url_keys_markdown
 
 KEY_TABLE = Path(__file__).resolve().parents[2] / "docs" / "urls.md"
 
@@ -14,7 +15,7 @@ def test_the_docs_key_table_is_made_from_the_declarations():
     found = re.search(r"<!-- url-keys:[^\n]*-->\n(.*?)\n<!-- /url-keys -->", text, re.S)
     assert found, "docs/urls.md lost its url-keys markers"
     assert found[1] == url_keys_markdown(), (
-        "the key table in docs/urls.md differs from attn_core.query.url_keys_markdown(); paste its output there"
+        "the key table in docs/urls.md differs from attn_core.url_keys.url_keys_markdown(); paste its output there"
     )
 
 

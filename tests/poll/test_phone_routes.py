@@ -15,7 +15,7 @@ import pytest
 from starlette.applications import Starlette
 
 from attn_lang import _, using
-from attn_phone import routes as phone_routes
+from attn_phone import visitor
 from attn_phone.routes import Phones
 from attn_poll import Poll
 from attn_poll.errors import Busy, Reconnecting
@@ -139,7 +139,7 @@ def test_a_number_question_asks_with_its_box_and_sends_with_either_decimal_sign(
 
 
 def phone_voter(client: Client) -> str:
-    return phone_routes.voter_of(client.cookies["attn_voter"])
+    return visitor.voter_of(client.cookies["attn_voter"])
 
 
 @pytest.mark.parametrize(("typed", "note"), [
