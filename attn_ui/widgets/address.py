@@ -37,7 +37,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.state.session_state_proxy import get_session_state
 
 from attn_core import Settings, settings_from_query
-from attn_core.query import PAGE_ANSWERS_KEY, unused_key_notes
+from attn_core.query import ANSWERS_KEY, PAGE_ANSWERS_KEY, unused_key_notes
 from attn_core.settings import FIELD_BY_NAME
 from attn_lang import _, number
 from attn_ui.quiz.bank import BY_ID
@@ -68,16 +68,23 @@ def kept() -> dict[str, str]:
 def write_address(wanted: Mapping[str, str], memory_key: str, replace: bool = False) -> None:
     """Write `wanted`, plus the KEPT keys as their owners have them now, in one message (one history entry), when it
     differs from what the browser shows (remembered under `memory_key`). `replace` (a navigation run: the browser has
-    just made this page's entry) rewrites that entry in place instead of adding one."""
+    just made this page's entry) rewrites that entry in place instead of adding one; so does a change of the answers
+    alone (ANSWER_KEYS): an answer is not a place to go back to, so one Back after answering leaves the page (the
+    browser keeps the answer: progress.py). Start again asks for a new entry (quiz.PUSH_KEY), so Back undoes it."""
     last = st.session_state.get(memory_key)
     last = last if isinstance(last, dict) else {}
     wanted = {**wanted, **kept()}
     if last != wanted:
-        if replace:
+        changed = {key for key in {*last, *wanted} if last.get(key) != wanted.get(key)}
+        pushed = st.session_state.pop(quiz.PUSH_KEY, False)
+        if replace or (changed <= ANSWER_KEYS and not pushed):
             replace_in_place(wanted)
         else:
             st.query_params.from_dict(wanted)
         st.session_state[memory_key] = wanted
+
+
+ANSWER_KEYS = frozenset({PAGE_ANSWERS_KEY, ANSWERS_KEY})  # the keys that hold answers (a lesson's, Check yourself's)
 
 
 # One constant script a window: each marker (a new one for every replacement) rewrites the current history entry's

@@ -12,6 +12,7 @@ back from it when the page is drawn again.
     quiz.skipped  question id -> True: a lesson's prediction skipped on purpose, to see the answer (predict.py). It
                   counts as unanswered, and an answer given after it never as right on the first try
     quiz.undo     what the last "Start again" cleared, for its undo
+    quiz.push     the next address write adds a history entry (Start again, its undo); an answer replaces the entry
     quiz.w.<id>   the widget of one question (for an ordering question: the pills of the next line)
 
 The Check yourself page's own keys (quiz.section, quiz.url, quiz.pick) live with that page, in
@@ -43,6 +44,7 @@ ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"
 SKIPPED_KEY = "quiz.skipped"
 UNDO_KEY = "quiz.undo"  # what the last "Start again" cleared (id -> a one-item `answers` value), for its undo
+PUSH_KEY = "quiz.push"  # the next address write adds a history entry (Start again: Back undoes it); answers replace
 WIDGET_PREFIX = "quiz.w."
 
 
@@ -84,6 +86,7 @@ def reset(questions: tuple[Question, ...] = QUESTIONS) -> None:
     """Forget the answers to these questions (a button callback: runs before any widget is drawn); what they were is
     kept for `undo_reset` until the next reset."""
     st.session_state[UNDO_KEY] = {qid: raw for qid, raw in saved_items().items() if qid in {q.id for q in questions}}
+    st.session_state[PUSH_KEY] = True
     for question in questions:
         answers().pop(question.id, None)
         first_answers().pop(question.id, None)
@@ -94,6 +97,7 @@ def reset(questions: tuple[Question, ...] = QUESTIONS) -> None:
 def undo_reset() -> None:
     """Bring back what the last reset cleared (a button callback)."""
     cleared = st.session_state.pop(UNDO_KEY, None)
+    st.session_state[PUSH_KEY] = True
     if isinstance(cleared, dict):
         merge_saved(cleared, over_held=True)
 
@@ -209,10 +213,17 @@ def merge_saved(items: dict[str, str], over_held: bool = False) -> dict[str, tup
 
 
 def take_offered(offered: dict[str, tuple[Any, Any, bool]]) -> None:
-    """Use the answers a link carried instead of the saved ones (a button callback, the student's own choice)."""
-    for question_id, held in offered.items():
-        if question_id in BY_ID:
-            _set_state(BY_ID[question_id], *held)
+    """Show the answers a link carried instead of the saved ones (a button callback, the student's own choice). Only
+    what is on screen changes: a first answer the browser already holds stays the one the score counts, so a link
+    never turns a wrong first try into a right one."""
+    for question_id, (first, current, skip) in offered.items():
+        question = BY_ID.get(question_id)
+        if question is None:
+            continue
+        saved_first, __, saved_skip = _state_of(question)
+        if saved_first is not None or saved_skip:
+            first, skip = saved_first, saved_skip
+        _set_state(question, first, current if current is not None else first, skip)
 
 
 # --- one question ----------------------------------------------------------------------------------------

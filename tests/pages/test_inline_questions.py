@@ -69,7 +69,7 @@ def test_the_answer_is_in_the_pages_address_and_a_new_session_with_it_counts_on_
     checked(at.radio(key=f"quiz.w.{question_id}").set_value(question.answer).run())
     item = f"{LETTERS[wrong]}~{LETTERS[question.answer]}"  # the first answer (scored), then the one on screen
     assert at.query_params["answer"] == item
-    assert not replaced(at), "an answer is a change: it gets its own history entry"
+    assert replaced(at), "an answer replaces the page's entry: one Back after answering leaves the page"
 
     reloaded = open_page(page, answer=item)  # a reload: a new session, and only the address
     assert reloaded.radio(key=f"quiz.w.{question_id}").value == question.answer
