@@ -103,8 +103,10 @@ def overall_score() -> None:
     st.caption(_("Right on the first try: {sections}", sections=" · ".join(parts)))
     lessons = [tuple(BY_ID[qid] for qid in asked) for script, asked in PAGE_QUESTIONS.items() if script != PAGE]
     done = sum(1 for asked in lessons if score(asked).answered == len(asked))
-    st.caption(_("Lessons whose questions you have all answered: {done} of {total}. Your answers are kept in this "
-                 "browser, so they are here tomorrow too.", done=done, total=len(lessons)))
+    st.caption(_("Pages whose questions you have all answered: {done} of {total} (lessons 1 to 5 and Train it "
+                 "yourself; lesson 6 asks none). In the sidebar such a page wears a seal when every answer was right "
+                 "on the first try, a filled circle otherwise. Your answers are kept in this browser, so they are "
+                 "here tomorrow too.", done=done, total=len(lessons)))
 
 
 def reset_controls(section: Section) -> None:

@@ -47,7 +47,8 @@ def menu_pages() -> tuple[tuple[str, str, str], ...]:
 
 def _links() -> None:
     """Each page's link; a page whose questions are all answered wears a mark instead of its icon: a seal when every
-    one was right on the first try, a tick otherwise (Check yourself says the same in words). No tooltip: a link that
+    one was right on the first try, a filled circle otherwise (not a tick, which reads as right; Check yourself says
+    what the marks mean). No tooltip: a link that
     gained one between two runs stayed in the sidebar twice in Streamlit 1.67, a hidden copy first."""
     from attn_ui.widgets import questions  # here: questions draws a Lab button (page.py), and page.py imports nav
 
@@ -55,7 +56,7 @@ def _links() -> None:
         asked = PAGE_QUESTIONS.get(script)
         done = questions.score(tuple(BY_ID[qid] for qid in asked)) if asked else None
         if done is not None and done.answered == done.total:
-            icon = ":material/verified:" if done.right == done.total else ":material/check_circle:"
+            icon = ":material/verified:" if done.right == done.total else ":material/radio_button_checked:"
         st.page_link(script, label=label, icon=icon)
 
 

@@ -182,12 +182,13 @@ def offered_note() -> None:
         return
     with st.container(border=True, key="progress-offered"):
         st.markdown(_n("This link carries an answer that differs from the one saved in this browser. Your saved "
-                       "answer is the one shown.",
+                       "answer is the one shown; your first answer is the one the score counts either way.",
                        "This link carries {count} answers that differ from the ones saved in this browser. Your saved "
-                       "answers are the ones shown.", len(offered)))
+                       "answers are the ones shown; your first answers are the ones the score counts either way.",
+                       len(offered)))
         with st.container(horizontal=True, gap="small"):
-            st.button(_("Use the link's answers"), key="progress.take", icon=":material/link:",
-                      on_click=_take_offered)
+            st.button(_n("Show the link's answer", "Show the link's answers", len(offered)), key="progress.take",
+                      icon=":material/link:", on_click=_take_offered)
             st.button(_("Keep mine"), key="progress.keep", icon=":material/check:", on_click=_keep_saved)
 
 

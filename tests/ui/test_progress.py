@@ -100,3 +100,26 @@ def test_the_table_of_page_questions_is_what_each_page_asks():
 
     assert tuple(q.id for q in TRAIN_QUESTIONS) == PAGE_QUESTIONS["pages/7_Train_it_yourself.py"]
     assert PAGE_QUESTIONS["pages/8_Check_yourself.py"] == tuple(q.id for q in QUESTIONS)
+
+
+def test_taking_a_links_answer_changes_what_is_shown_never_the_first_answer_the_score_counts():
+    question = QUESTIONS[0]
+    wrong = (question.answer + 1) % len(question.options)
+
+    def script(question_id, wrong, right):
+        import streamlit as st
+
+        from attn_ui.quiz.bank import BY_ID
+        from attn_ui.widgets import questions
+
+        if "done" not in st.session_state:
+            questions.record(BY_ID[question_id], right)  # a link's answer, right
+            offered = questions.merge_saved({question_id: "abcd"[wrong]})  # the student's saved first try, wrong
+            questions.take_offered(offered)
+            st.session_state["done"] = True
+
+    at = AppTest.from_function(script, kwargs={"question_id": question.id, "wrong": wrong, "right": question.answer})
+    at.run()
+    assert not at.exception
+    assert at.session_state["quiz.answers"][question.id] == question.answer, "the link's answer is shown"
+    assert at.session_state["quiz.first"][question.id] == wrong, "the saved first try still counts"
