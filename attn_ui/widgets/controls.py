@@ -27,9 +27,10 @@ from attn_core import (
 )
 from attn_core.settings import DROPOUT_STEP, FIELD_BY_NAME, FIELDS, MAX_SEED
 from attn_core.tokens import MAX_TOKENS, unique_labels
-from attn_lang import N_, _, number
+from attn_lang import N_, _, _n, number
 from attn_ui.widgets.state import Incoming
 from attn_ui.words.escape import md_escape
+from attn_ui.words.explain import listed
 
 MAX_HEADS_SHOWN = 12  # the Lab offers every valid head count up to this
 MORE_KEY = "lab.more"  # whether the "More" expander is open
@@ -147,7 +148,7 @@ def _same(name: str, widget_value: Any, setting_value: Any) -> bool:
     return widget_value == setting_value
 
 
-def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], str]:
+def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], SentenceNotes]:
     """Seed missing widget values, read the widgets drawn in this run, and write back a consistent set.
 
     The "More" widgets are drawn only while their expander is open. Closed, their values come from the
@@ -177,6 +178,15 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], str]:
            for name in LAB_FIELDS if name != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
     settings, fixes = coerce_settings(sentence=sentence, **raw)
+    padding_note = ""
+    if sentence != incoming.settings.sentence and settings.padded:  # a new sentence: say where the padding now is
+        labels = unique_labels(settings.tokens)
+        padding_note = _n(
+            "Padding stays on position {positions}, which in the new sentence is {words}. Tap the word below to "
+            "change it.",
+            "Padding stays on positions {positions}, which in the new sentence are {words}. Tap the words below to "
+            "change them.", len(settings.padded), positions=listed(str(position) for position in settings.padded),
+            words=listed(f"“{md_escape(labels[position - 1])}”" for position in settings.padded))
     for name, value in zip(LAB_FIELDS, widget_values(settings).values(), strict=True):
         key = widget_key(LAB, name)
         if _drawn(name) and name != "sentence" and not _same(name, state[key], value):
@@ -184,7 +194,15 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], str]:
             # reaches the browser with this run, after any click made meanwhile, and would undo that click on
             # screen while the next run already computes from it.
             state[key] = value  # allowed: the widget has not been drawn yet in this run
-    return settings, fixes, sentence_note
+    return settings, fixes, SentenceNotes(sentence_note, padding_note)
+
+
+@dataclass(frozen=True)
+class SentenceNotes:
+    """What is said right under the sentence box: a sentence refused (a warning), where the padding went."""
+
+    refused: str = ""
+    padding: str = ""
 
 
 def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
@@ -213,7 +231,7 @@ def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
     return settings, notes
 
 
-def advanced_controls(sentence_note: str = "") -> None:
+def advanced_controls(sentence_note: SentenceNotes = SentenceNotes()) -> None:
     """The "More" expander. Its widgets are drawn only while it is open (opening it reruns the Lab once), so
     the clicks of everyone who never opens it do not pay for them; closed, their values live on in the
     session's Settings, from which _prepare_state seeds them again."""
@@ -223,8 +241,10 @@ def advanced_controls(sentence_note: str = "") -> None:
     with more:
         # no max_chars: the browser would drop a longer paste without a word; the server says why it refuses it
         st.text_input(_("Sentence (1 to {most} words)", most=MAX_TOKENS), key=widget_key(LAB, "sentence"))
-        if sentence_note:  # right under the box, not in the notes above the map: a phone would not show it
-            st.warning(sentence_note, icon=":material/info:")
+        if sentence_note.refused:  # right under the box, not in the notes above the map: a phone would not show it
+            st.warning(sentence_note.refused, icon=":material/info:")
+        if sentence_note.padding:
+            st.info(sentence_note.padding, icon=":material/space_bar:")
         st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)
         # the names in this run's language, looked up now: a test harness formats the value again outside the run
         names = {route: _(ROUTE_NAMES[route]) for route in ROUTES}

@@ -174,6 +174,17 @@ def test_an_empty_or_too_long_sentence_is_refused_and_the_map_keeps_the_old_one(
         assert map_spec(at)["layout"]["yaxis"]["ticktext"] == SENTENCE
 
 
+def test_a_new_sentence_says_where_the_padding_now_is():
+    at = open_more(run_lab(pad="2,3"))
+    at.text_input(key="lab.s").set_value("the cat sat down").run()
+    said = [info.value for info in at.info]
+    assert said == ["Padding stays on positions 2, 3, which in the new sentence are “cat”, “sat”. Tap the words "
+                    "below to change them."], said
+    at.text_input(key="lab.s").set_value("a b").run()  # position 3 no longer exists: one stays, and is named
+    assert any("Padding stays on position 2, which in the new sentence is “b”." in info.value for info in at.info)
+    assert url(at)["pad"] == "2"
+
+
 def test_first_word_padded_with_mask_on_warns_about_the_empty_row():
     at = run_lab(causal="1", pad="1")
     assert len(at.warning) == 1 and "nothing to look at" in at.warning[0].value
