@@ -77,6 +77,7 @@ terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
 panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=layout.still_config(), place=left)
 right.markdown(mask_words.values_caption(terms))
-right.markdown(_(mask_words.PEEK_FAILURES))
+if told:  # its last point says what the trap does: it waits for the prediction too
+    right.markdown(_(mask_words.PEEK_FAILURES))
 try_it(mask_words.PEEK_TASK, settings.replace(route="zero_after"), __file__)
 lesson_end(__file__)

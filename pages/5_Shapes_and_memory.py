@@ -33,7 +33,7 @@ batch = st.slider(_("Batch size B of the GPT-2 column (sentences processed toget
 tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
-st.subheader(_("The quadratic wall"))
+st.subheader(_("When the context grows"))  # the lesson's own name for it waits: "quadratic" is the answer
 length = st.session_state.get("shapes.t", lessons.GPT2.context)  # the slider's, while its fold waits for an answer
 fold = predict.answer_fold("shapes-double-context", N_("The memory against T"))
 if fold is not None:
@@ -52,14 +52,19 @@ if fold is not None:
 else:
     st.session_state["shapes.t"] = length  # kept (and in the address) until the slider is drawn again
 ADDRESS.remember(settings, batch=batch, ctx=length)
+FLASH_TITLE = N_("How FlashAttention gets round it")
+FLASH_TEXT = N_("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
+                "It takes a block of queries and walks through the keys a tile at a time in the GPU's small, fast "
+                "on-chip memory. For each tile it updates a running maximum and a running sum of exps for every "
+                "query row, and rescales the partial weighted sum of values whenever the maximum grows. After the "
+                "last tile each row is finished, and only the (B, h, T, d_head) output is written out; training "
+                "recomputes the tiles it needs instead of storing them. The work is still quadratic in T; the memory "
+                "is not.")
 
-st.subheader(_("How FlashAttention gets round it"))
-st.markdown(_("FlashAttention computes the same output (up to rounding) without ever holding the whole T×T table. "
-              "It takes a block of queries and walks through the keys a tile at a time in the GPU's small, fast "
-              "on-chip memory. For each tile it updates a running maximum and a running sum of exps for every query "
-              "row, and rescales the partial weighted sum of values whenever the maximum grows. After the last tile "
-              "each row is finished, and only the (B, h, T, d_head) output is written out; training recomputes the "
-              "tiles it needs instead of storing them. The work is still quadratic in T; the memory is not."))
+predict.waiting("shapes-double-context", FLASH_TITLE)
+if predict.revealed("shapes-double-context"):  # "still quadratic in T" says how the memory grows
+    st.subheader(_(FLASH_TITLE))
+    st.markdown(_(FLASH_TEXT))
 try_it(N_("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "
           "**Score tensor** tile shows its shape and bytes."), settings, __file__)
 lesson_end(__file__)

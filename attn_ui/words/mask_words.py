@@ -342,7 +342,8 @@ ones once deployed.
 
 INFERENCE_HOW = N_("""
 **Training only.** Dropout belongs to training. At inference it is switched off whatever *p* says, so the
-same input gives the same numbers every time: turn **Training** off and re-roll as often as you like.
+same input gives the same numbers every time: turn **Training** off and the map stays put, with **Re-roll**
+greyed out, since there is nothing left to draw.
 """)
 
 DROP_FAILURES = N_("""

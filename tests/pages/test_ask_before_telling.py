@@ -48,8 +48,10 @@ class Asked:
 
 ASKED = (
     Asked("pages/1_Peeking_and_the_causal_mask.py", "pad-zero-trap",
-          ("29%", "0.29", "3.45", "3.46", "still gets weight", "weight e⁰", "e⁰ = 1 out of", "but hands"),
-          facts_es=("29 %", "29%", "0,29", "3,45", "3,46", "sigue recibiendo peso", "peso e⁰", "pero entrega")),
+          ("29%", "0.29", "3.45", "3.46", "still gets weight", "weight e⁰", "e⁰ = 1 out of", "but hands",
+           "still gets a share"),
+          facts_es=("29 %", "29%", "0,29", "3,45", "3,46", "sigue recibiendo peso", "peso e⁰", "pero entrega",
+                    "sigue\n  llevándose una parte")),
     Asked("pages/2_Padding_mask.py", "pad-one-open-cell",
           ("only at word 1", "only at itself", "a single open cell", "row 1 may", "row 1 always"), charts_tell=True,
           facts_es=("solo puede mirarse a sí misma", "una única celda abierta", "la fila 1 solo", "la fila 1 siempre",
@@ -64,9 +66,11 @@ ASKED = (
           facts_es=("columna 3", "columnas 3", "empiezan en", "empieza en", "(n − 1)", "ocupa las columnas",
                     "columnas de concat", "→ columnas", "ponderan los números de la cabeza")),
     Asked("pages/5_Shapes_and_memory.py", "shapes-double-context",
-          ("four times", "4 times", "square law", "T appears twice", "factor of 4"),
+          ("four times", "4 times", "square law", "T appears twice", "factor of 4", "still quadratic",
+           "quadratic wall"),
           notation=("B·h·T·T", "T·T", "T²", "T, T)"),  # lesson 4 counts h·T² scores; lesson 5's shape path shows them
-          facts_es=("cuatro veces", "4 veces", "ley del cuadrado", "T aparece dos veces", "factor 4")),
+          facts_es=("cuatro veces", "4 veces", "ley del cuadrado", "T aparece dos veces", "factor 4",
+                    "sigue siendo cuadrático", "muro cuadrático")),
     Asked("pages/7_Train_it_yourself.py", "train-mask-off-zero",
           ("close to zero", "near zero", "falls to zero", "looks wonderful", "goes below the true entropy"),
           folded=False, facts_es=("casi cero", "hasta cero", "cerca de cero", "por debajo de la entropía")),
