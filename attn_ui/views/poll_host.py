@@ -15,7 +15,7 @@ from attn_lang import _
 from attn_poll import Phase, ProjectorView, RoomState
 from attn_ui.quiz.poll_questions import PollQuestion
 from attn_ui.views import board_check, host_access, poll_parts, poll_service
-from attn_ui.widgets import join, lang, look, panels, projector
+from attn_ui.widgets import join, lang, panels, poll_look, projector
 from attn_ui.words import live, live_room, poll_words
 
 RETRY_EVERY_S = 2.0
@@ -178,7 +178,7 @@ def _board(view: ProjectorView) -> None:
 def host_face(code: str, secret: str, problem: str = "") -> None:
     big = projector.is_on()  # frame() decided it; the switch is drawn in the tools row
     if big:
-        look.apply_poll_projector_look()
+        poll_look.apply_poll_projector_look()
         st.html(CODE_PROJECTOR_CSS)
     else:
         st.html(CODE_CSS)

@@ -20,7 +20,7 @@ from attn_poll.codes import normalise_room_code
 from attn_ui.views import host_access, poll_parts, poll_service
 from attn_ui.views.poll_host import host_face
 from attn_ui.views.poll_open import open_face
-from attn_ui.widgets import join, lang, look, projector
+from attn_ui.widgets import join, lang, look, poll_look, projector
 from attn_ui.widgets.marks import follow_mark_script
 from attn_ui.widgets.nav import sidebar_nav
 
@@ -51,7 +51,7 @@ def frame(switch: bool = True) -> None:
     lang.choose()
     st.set_page_config(page_title=_("Class poll · Attention Lab"), page_icon=":material/how_to_vote:", layout="wide")
     look.apply_look()
-    look.apply_poll_look()
+    poll_look.apply_poll_look()
     sidebar_nav()
     projector.page_mode(switch=switch)  # the app-wide mode and its CSS, on every face of the poll
     st.title(_("Class poll"))
