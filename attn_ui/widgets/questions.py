@@ -20,9 +20,10 @@ attn_ui/views/quiz_view.py.
 
 Lesson pages can ask any question of the bank inline with `inline_question(question_id)`.
 
-A reload starts a new session, so the answers also live in the address: Check yourself's holds every question's
-(`answers`), a lesson page's its own question's (`answer`), both written by `address_value` and read back by
-`restore` (the encoding is attn_core.query's).
+A reload starts a new session, so the answers are kept in the browser (progress.py: `saved_items`, `merge_saved`)
+and also live in the address: Check yourself's holds every question's (`answers`), a lesson page's its own
+question's (`answer`), both written by `address_value` and read back by `restore` (the encoding is
+attn_core.query's).
 
 The bank's texts are English messages (marked with N_ in attn_ui/quiz/); they are translated here, where they are
 drawn. Code (a version, an ordering step) is drawn as it is written.
