@@ -146,6 +146,10 @@ button:not(:disabled) kbd { opacity: 1 !important; }
   .stApp:not(:has(.attn-projector))
       .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
     order: -1; position: sticky; top: 3.75rem; z-index: 5; background: #fff; background: light-dark(#fff, #0e1117); }
+  /* typing (a phone's keyboard takes half the screen): the map lets go, so the box being typed in stays in view */
+  .stApp:not(:has(.attn-projector)):has([data-testid="stMain"] :is(input[type="text"], input[type="number"],
+      textarea):focus) .st-key-lab-panel > [data-testid="stElementContainer"]:has([data-testid="stPlotlyChart"]) {
+    position: static; }
   /* the sentence that explains the tapped row is pinned to the bottom of the screen while its place (after the
      controls) is further down, so a tap's explanation is in view without scrolling */
   .stApp:not(:has(.attn-projector)) .st-key-lab-panel .st-key-map-row {

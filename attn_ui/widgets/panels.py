@@ -181,7 +181,7 @@ def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sent
             if sentence:
                 st.markdown(row_sentence(result, row))
         else:
-            st.caption(_("Click a cell to explain its row."))
+            st.caption(_("Tap or click a cell to explain its row."))
     weights_table_expander(result)
 
 

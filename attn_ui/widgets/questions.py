@@ -112,8 +112,15 @@ def sync() -> None:
     already counts the answer just picked. (Ordering questions are recorded by their callbacks.)"""
     for question in QUESTIONS:
         key = widget_key(question)
-        if question.kind != "order" and key in st.session_state:
+        if question.kind != "order" and key in st.session_state and _an_option(question, st.session_state[key]):
             record(question, st.session_state[key])
+
+
+def _an_option(question: Question, value: Any) -> bool:
+    """A value a choice widget can hold: None or one of its options' indices. Read before the page draws its widget
+    (the sidebar's marks, the store), a crafted value has not been refused by the widget yet: it is left to it."""
+    return value is None or (isinstance(value, int) and not isinstance(value, bool)
+                             and 0 <= value < len(question.options))
 
 
 def score(questions: tuple[Question, ...] = QUESTIONS) -> Tally:

@@ -83,7 +83,7 @@ SHOW_MASKED_HELP = N_("Both models train in this experiment and both are on the 
 # Translators: the buttons that start and stop a training run (the page's sentences name the first: **Train**)
 TRAIN_BUTTON, STOP_BUTTON = N_("Train"), N_("Stop")
 PRESET_SHOWN = N_("The precomputed run of this preset is below. **Train** runs it again live.")
-PREDICT_TO_TRAIN = N_("**Predict first.** Each run of this experiment, live or precomputed, answers the question "
+PREDICT_TO_TRAIN = N_("Each run of this experiment, live or precomputed, answers the question "
                       "above, so **Train** and the run wait until you have picked your answer.")
 RESULT_FOLD = N_("What this run shows")
 VERDICT_QUESTIONS = MappingProxyType({"mask": "train-mask-off-zero", "heads": "train-heads-layer-two",

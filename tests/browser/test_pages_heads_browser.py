@@ -58,7 +58,7 @@ def test_many_heads_draws_the_core_heads_explains_a_bad_head_count_and_links_to_
     errors = harness.collect_page_errors(page)
     open_page(page, server, "Many_heads")
     result = compute(Settings(causal=True, heads=4))
-    assert chart_count(page) == 5, "four maps and W_o: concat waits in the fold until the question is answered"
+    assert chart_count(page) == 4, "four maps: concat and W_o wait until the question is answered"
     page.locator(".st-key-quiz-heads-start-column [data-testid='stRadioOption']").filter(has_text="Column 3").click()
     settle(page)
     assert chart_count(page) == 6

@@ -11,6 +11,9 @@ import pytest
 
 from attn_core import Settings, compute
 from attn_core.lessons import masks as lessons
+from attn_core.query import LETTERS
+from attn_ui.quiz.bank import BY_ID
+from attn_ui.quiz.pages import PAGE_QUESTIONS
 
 UPPER = np.triu(np.ones((6, 6), dtype=bool), k=1)
 PATIENCE_MS = 90_000  # a shared machine under load once took 14 s for a 40 ms run: wait long, fail clearly
@@ -19,6 +22,15 @@ PATIENCE_MS = 90_000  # a shared machine under load once took 14 s for a 40 ms r
 def open_page(page, server, path: str) -> None:
     page.goto(server.url + path, timeout=PATIENCE_MS)
     settle(page)
+
+
+def answered(path: str) -> str:
+    """The page's address with its question answered (right): what waits for the prediction is drawn."""
+    asked = PAGE_QUESTIONS[f"pages/{next(p for p in PAGE_FILES if p.endswith(path + '.py'))}"]
+    return path + "?answer=" + ".".join(LETTERS[BY_ID[question_id].answer] for question_id in asked)
+
+
+PAGE_FILES = ("1_Peeking_and_the_causal_mask.py", "2_Padding_mask.py", "3_Dropout.py")
 
 
 def settle(page) -> None:
@@ -47,7 +59,7 @@ def follow_try_it(page) -> None:
 
 def test_peek_cheating_head_loses_its_answer_when_the_mask_goes_on(server, page):
     errors = harness.collect_page_errors(page)
-    open_page(page, server, "Peeking_and_the_causal_mask")
+    open_page(page, server, answered("Peeking_and_the_causal_mask"))
     assert page.locator(".js-plotly-plot").count() == 4
     cheat = lessons.cheating_head(Settings().sentence, causal=False)
     np.testing.assert_allclose(map_weights(page), cheat.weights, atol=5e-7)
@@ -75,7 +87,7 @@ def test_peek_try_it_opens_the_lab_with_zero_after_softmax(server, page):
 
 def test_pad_first_word_padded_with_the_mask_on_leaves_an_empty_row(server, page):
     errors = harness.collect_page_errors(page)
-    open_page(page, server, "Padding_mask")
+    open_page(page, server, answered("Padding_mask"))
     result = compute(Settings(causal=True, padded=(5, 6)))
     np.testing.assert_allclose(map_weights(page), np.where(result.blocked[0], np.nan, result.weights[0]), atol=5e-7)
     assert page.get_by_text("Causal: 15 blocked cells. Padding: 12. Combined: 18").is_visible()
@@ -128,7 +140,7 @@ def test_drop_try_it_opens_the_lab_with_the_rescale_forgotten(server, page):
 @pytest.mark.parametrize("path", ["Peeking_and_the_causal_mask", "Padding_mask", "Dropout"])
 def test_pages_fit_a_phone_without_sideways_scrolling(server, new_page, path):
     phone = new_page(390, 844)
-    open_page(phone, server, path)
+    open_page(phone, server, answered(path))  # answered: the charts that wait for it are drawn and measured too
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
     assert phone.locator('[data-testid="stHeading"]').first.is_visible()
     charts = phone.evaluate(

@@ -7,6 +7,9 @@ from __future__ import annotations
 import harness
 import pytest
 
+from attn_core.query import LETTERS
+from attn_ui.quiz.bank import BY_ID
+
 WAIT_MS = 90_000
 WIDTH, HEIGHT = 390, 844
 SIXTEEN = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
@@ -92,7 +95,9 @@ def test_no_table_toolbar_covers_page_ones_tile(server, phone):
         assert not covers, (tile, (left, top, right, bottom))
 
 
-@pytest.mark.parametrize(("path", "marker"), [("Many_heads", "without W_o"),
+# lesson 4's W_o chart waits for its question's answer: the address gives it (answer=)
+@pytest.mark.parametrize(("path", "marker"), [(f"Many_heads?answer={LETTERS[BY_ID['heads-start-column'].answer]}",
+                                              "without W_o"),
                                              (f"?s={SIXTEEN.replace(' ', '+')}", "key:")])
 def test_chart_labels_stay_apart_and_inside_their_chart(server, phone, path, marker):
     go(phone, server, path)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from attn_core.query import LETTERS
+from attn_ui.quiz.bank import BY_ID
 from attn_ui.widgets.look import PROJECTOR_HIDDEN, PROJECTOR_SIZES
 from tests.browser import harness
 
@@ -20,7 +22,9 @@ pytestmark = pytest.mark.browser
 # radios and a floating page switch. (path, width, height)
 VISITS = (("/?causal=1&pad=1&heads=4&p=0.2&row=3&mode=projector", 1280, 720),
           ("/Lecture_scenes?scene=14&reveal=1&mode=projector", 1280, 720), ("/?mode=projector", 390, 844),
-          ("/Padding_mask?mode=projector", 1280, 720), ("/Many_heads?mode=projector", 1280, 720),
+          # answered: lesson 2's tables and its code in text wait for the prediction
+          (f"/Padding_mask?mode=projector&answer={LETTERS[BY_ID['pad-one-open-cell'].answer]}", 1280, 720),
+          ("/Many_heads?mode=projector", 1280, 720),
           ("/Check_yourself?mode=projector", 1280, 720), ("/Peeking_and_the_causal_mask?mode=projector", 1280, 720),
           ("/Train_it_yourself?mode=projector", 1280, 720))
 

@@ -82,7 +82,7 @@ def test_one_tap_selects_a_cell_and_shows_no_tooltip(server, phone):
     cells = phone.locator(".st-key-lab-panel .nsewdrag").first.bounding_box()
     phone.touchscreen.tap(cells["x"] + cells["width"] / 2, cells["y"] + cells["height"] * 0.42)  # row 3 of 6
     settle(phone)
-    assert phone.get_by_text("Click a cell to explain its row.").count() == 0
+    assert phone.get_by_text("Tap or click a cell to explain its row.").count() == 0
     assert "starts" in phone.locator(".st-key-lab-panel").inner_text()
     assert phone.locator(".hoverlayer .hovertext").count() == 0 or not phone.locator(".hoverlayer").first.is_visible()
 
@@ -162,6 +162,21 @@ def test_a_refused_sentence_says_why_next_to_the_sentence_box(server, phone):
     note.first.scroll_into_view_if_needed()
     gap = note.first.bounding_box()["y"] - (box.bounding_box()["y"] + box.bounding_box()["height"])
     assert 0 <= gap < 80 and in_viewport(note.first.bounding_box())
+
+
+def test_the_pinned_map_lets_go_while_the_sentence_box_is_typed_in(server, phone):
+    """A phone's keyboard takes half the screen: under a pinned map the box being typed in would be hidden."""
+    go(phone, server)
+    pinned = "() => getComputedStyle(document.querySelector('.st-key-lab-panel > [data-testid=\"stElementContainer\"]"\
+        ":has([data-testid=\"stPlotlyChart\"])')).position"
+    assert phone.evaluate(pinned) == "sticky"
+    phone.get_by_text("More: sentence, d_model, masking route, seed").tap()
+    settle(phone)
+    box = phone.get_by_label("Sentence (1 to 16 words)")
+    box.focus()
+    assert phone.evaluate(pinned) == "static"
+    box.blur()
+    assert phone.evaluate(pinned) == "sticky"
 
 
 def test_row_sums_read_as_words(server, phone):

@@ -112,7 +112,8 @@ def test_the_theme_is_chosen_in_the_app_and_the_address_keeps_it(browser, server
         assert page.evaluate(APP_BACKGROUND) == BACKGROUND[other]
         assert address(page) == {"causal": "1", "theme": other}
 
-        go_to(page, "Padding_mask")  # another page, by its link: the theme goes along in the address
+        go_to(page, "Peeking_and_the_causal_mask")  # another page (charts before its question), by its link: the
+        # theme goes along in the address
         assert address(page).get("theme") == other and page.evaluate(APP_BACKGROUND) == BACKGROUND[other]
         page.reload()
         harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
