@@ -98,8 +98,8 @@ def controls(choice: TrainChoice, folded: bool = False) -> TrainChoice:
     """The experiment and its switches; returns the choice they describe. `folded` (projector mode) puts them in
     an expander whose label says what is chosen, so the curves fit a 1280x720 screen under the buttons."""
     state = st.session_state
-    if "train.exp" not in state:
-        _set_widgets(choice)
+    if state.get("train.exp") not in EXPERIMENTS:  # unset, or None (a press on the chosen option, a client's empty
+        _set_widgets(choice)  # value: once in a full browser run, a KeyError): the page's own choice
     if not folded:
         return _controls()
     label = words.settings_summary(state["train.exp"], state.get("train.heads"), state.get("train.layers"),

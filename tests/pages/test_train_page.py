@@ -425,3 +425,13 @@ def _in_reading_order(node):
     for child in getattr(node, "children", {}).values():
         yield child
         yield from _in_reading_order(child)
+
+
+def test_an_experiment_chooser_left_empty_falls_back_to_the_pages_own_choice():
+    """A press on the chosen option, or a client's empty value, leaves the chooser None: the page draws its own
+    choice again instead of failing (a KeyError, once, in a full browser run)."""
+    at = open_page(exp="heads")
+    at.session_state["train.exp"] = None
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.segmented_control(key="train.exp").value in ("mask", "heads", "dropout")
