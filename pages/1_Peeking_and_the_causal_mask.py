@@ -59,8 +59,7 @@ if fold is not None:  # below show the trap's leak too, so they come after the f
     with fold:
         st.markdown(mask_words.worked_example_text(lessons.worked_example()))
         st.markdown(_(mask_words.TRAP_LEAK))
-told = predict.revealed("pad-zero-trap")  # the routes' table shows the trap's leak: it waits for the prediction
-predict.waiting("pad-zero-trap", mask_words.ROUTES_TITLE)
+told = predict.later_part("pad-zero-trap", mask_words.ROUTES_TITLE)  # the routes' table shows the trap's leak
 if told:
     st.markdown(_(mask_words.ROUTES_HOW))
 left, right = st.columns([1.2, 1], gap="medium")

@@ -43,8 +43,8 @@ if fold is not None:  # answered or skipped: the map and the masks, which show t
         for column, figure, name in tables:
             panels.chart(figure, key=f"pad.table_{name}", config=layout.still_config(), place=column)
 
-predict.waiting(QUESTION, N_("One mask for the whole batch, and the row with nothing to look at"))
-if predict.revealed(QUESTION):  # its masks draw row 1 too, and its text names it
+# its masks draw row 1 too, and its text names it
+if predict.later_part(QUESTION, N_("One mask for the whole batch, and the row with nothing to look at")):
     st.markdown(_(mask_words.BATCH_HOW))
     left, right = st.columns(2, gap="medium")
     short = left.slider(_("Words in sentence 2"), 1, 5, value=3, key="pad.short")

@@ -42,8 +42,8 @@ if fold is not None:
         rolls = lessons.dropout_rolls(settings)
         panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=layout.still_config())
         st.markdown(mask_words.rolls_caption(rolls))
-predict.waiting("dropout-rescale", N_("How it goes wrong"))
-if predict.revealed("dropout-rescale"):  # its second mistake is the forgotten rescale, and what it costs
+# its second mistake is the forgotten rescale, and what it costs
+if predict.later_part("dropout-rescale", N_("How it goes wrong")):
     st.markdown(_(mask_words.DROP_FAILURES))
 try_it(mask_words.DROP_TASK, Settings(dropout=0.5, rescale=False), __file__)
 lesson_end(__file__)

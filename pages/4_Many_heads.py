@@ -46,8 +46,8 @@ if fold is not None:
         st.markdown(head_words.worked_sentence(worked))
         tables.fitted_table(lessons.concat_table(worked), "heads-concat", number=head_words.digits)
 
-predict.waiting("heads-start-column", N_("What W_o does"))
-if predict.revealed("heads-start-column"):  # it names the rows of W_o that weigh each head's columns
+# it names the rows of W_o that weigh each head's columns
+if predict.later_part("heads-start-column", N_("What W_o does")):
     st.subheader(_("What W_o does"))
     st.markdown(head_words.w_o_sentence(result))
     panels.chart(panels.drawn(hf.mixing_figure, result), config=download_config("w_o-mixing"))

@@ -61,8 +61,7 @@ FLASH_TEXT = N_("FlashAttention computes the same output (up to rounding) withou
                 "recomputes the tiles it needs instead of storing them. The work is still quadratic in T; the memory "
                 "is not.")
 
-predict.waiting("shapes-double-context", FLASH_TITLE)
-if predict.revealed("shapes-double-context"):  # "still quadratic in T" says how the memory grows
+if predict.later_part("shapes-double-context", FLASH_TITLE):  # "still quadratic in T" says how the memory grows
     st.subheader(_(FLASH_TITLE))
     st.markdown(_(FLASH_TEXT))
 try_it(N_("Open the Lab, type a longer sentence (up to 16 words) under **More** and watch the map grow as T×T; the "

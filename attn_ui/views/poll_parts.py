@@ -14,7 +14,7 @@ import streamlit as st
 from attn_lang import _
 from attn_ui.quiz.poll_questions import POLL_BY_ID, PollQuestion
 from attn_ui.views import poll_service
-from attn_ui.widgets.page import lab_button
+from attn_ui.widgets.lab_link import lab_button
 
 NOTE_KEY = "poll.note"
 

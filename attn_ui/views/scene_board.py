@@ -20,7 +20,7 @@ from attn_ui.figures import head_charts, layout, maps, mask_charts, plotly_fast
 from attn_ui.figures.maps import attention_map
 from attn_ui.views import train_view
 from attn_ui.widgets import lang, panels, projector, theme
-from attn_ui.widgets.page import lab_button
+from attn_ui.widgets.lab_link import lab_button
 from attn_ui.words import live, mask_words
 from attn_ui.words.scenes import LATER_WORD, MEMORY, VALUE_COLUMN, Scene, value_givens
 

@@ -10,7 +10,7 @@ import streamlit as st
 from attn_lang import N_, _
 from attn_ui.quiz.bank import BY_ID
 from attn_ui.quiz.pages import PAGE_QUESTIONS
-from attn_ui.widgets import join, lang, theme
+from attn_ui.widgets import join, lang, progress, questions, theme
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: attn_ui/widgets/nav.py -> ../../..
 
@@ -48,10 +48,8 @@ def menu_pages() -> tuple[tuple[str, str, str], ...]:
 def _links() -> None:
     """Each page's link; a page whose questions are all answered wears a mark instead of its icon: a seal when every
     one was right on the first try, a filled circle otherwise (not a tick, which reads as right; Check yourself says
-    what the marks mean). No tooltip: a link that
-    gained one between two runs stayed in the sidebar twice in Streamlit 1.67, a hidden copy first."""
-    from attn_ui.widgets import questions  # here: questions draws a Lab button (page.py), and page.py imports nav
-
+    what the marks mean). No tooltip: a link that gained one between two runs stayed in the sidebar twice in
+    Streamlit 1.67, a hidden copy first."""
     for script, label, icon in menu_pages():
         asked = PAGE_QUESTIONS.get(script)
         done = questions.score(tuple(BY_ID[qid] for qid in asked)) if asked else None
@@ -63,8 +61,6 @@ def _links() -> None:
 def sidebar_nav() -> None:
     """The sidebar: the app's name, its pages, the language menu and the theme; and, in the page, the note for a
     `lang` the app does not speak or a `theme` it does not know."""
-    from attn_ui.widgets import progress  # here: progress -> questions -> page.py, which imports nav
-
     lang.document_language()
     theme.choose()
     with st.sidebar:

@@ -12,9 +12,9 @@ from attn_core.query import read_lesson
 from attn_lang import N_, _, _n
 from attn_ui.widgets import lang, projector
 from attn_ui.widgets.join import join_switch
+from attn_ui.widgets.lab_link import lab_button
 from attn_ui.widgets.look import apply_look
 from attn_ui.widgets.nav import ROOT, listed_pages, sidebar_nav
-from attn_ui.words.export import lab_query
 
 
 def lesson_page(title: str, question: str, minutes: int, switch: bool = True) -> None:
@@ -30,13 +30,6 @@ def lesson_page(title: str, question: str, minutes: int, switch: bool = True) ->
     st.caption(_n("{question} · about {count} minute", "{question} · about {count} minutes", minutes,
                   question=_(question)))
     join_switch()  # only once this browser has opened a class poll room: its join code, for any page
-
-
-def lab_button(settings: Settings, label: str | None = None, **view: str) -> None:
-    """A link that opens the Lab in exactly these settings (the same URL a lecturer can paste). `label` is drawn as
-    it is given (translated by the caller)."""
-    label = _("Open this in the Lab") if label is None else label
-    st.page_link("app.py", label=label, icon=":material/science:", query_params=lab_query(settings, **view))
 
 
 LESSON_VIEW_KEY = "lesson"  # the Lab's view key naming the lesson whose Try-it opened it (attn_core.query)

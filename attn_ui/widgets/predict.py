@@ -12,8 +12,8 @@ asks for the prediction first, and offers to show the answer without one, on pur
             ...
 
 A later section of the page that tells the answer too waits behind the same question: drawn only once
-`revealed`, and until then `waiting` says it is there and why it waits. A control whose result answers the question
-(Train, on Train it yourself) is offered once `revealed`, with `skip_button` beside it until then.
+`later_part` allows it, which until then says it is there and why it waits. A control whose result answers the
+question (Train, on Train it yourself) is offered once `revealed`, with `skip_button` beside it until then.
 """
 
 from __future__ import annotations
@@ -61,13 +61,13 @@ def skip_button(question_id: str) -> None:
     st.caption(_("A skipped prediction counts as unanswered on Check yourself."))
 
 
-def waiting(question_id: str, label: str) -> None:
-    """In place of a later part of the page that tells the answer too (a section below the answer fold): its title,
-    and that it opens with the answer. Draws nothing once the question is answered or skipped: the caller draws the
-    part itself then (`if predict.revealed(...)`). `label` is a message marked with N_, drawn here as _(label)."""
+def later_part(question_id: str, label: str) -> bool:
+    """May a later part of the page that tells the answer too (a section below the answer fold) be drawn? Once the
+    question is answered or skipped, yes: the caller draws it (`if predict.later_part(...):`). Before that, its title
+    and that it opens with the answer are drawn in its place. `label` is a message marked with N_, drawn as _(label)."""
     if revealed(question_id):
-        return
+        return True
     # Translators: {title} is the title of a later part of a lesson that gives the answer of the question above away
     st.caption(_("**{title}** tells the answer to the question above too, so it waits here until you have picked "
-                 "your prediction (or shown the answer without answering).", title=_(label)),
-)
+                 "your prediction (or shown the answer without answering).", title=_(label)))
+    return False

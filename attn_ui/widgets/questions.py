@@ -39,7 +39,7 @@ from attn_core.query import read_answers, write_answers
 from attn_lang import _
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, VERSION_NAMES
 from attn_ui.quiz.model import Question, Tally, feedback, is_complete, is_right, normalise, said, tally
-from attn_ui.widgets.page import lab_button
+from attn_ui.widgets.lab_link import lab_button
 
 ANSWERS_KEY = "quiz.answers"
 FIRST_KEY = "quiz.first"
