@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import urlencode
 
 import streamlit as st
 
-from attn_core import Result
-from attn_lang import N_, _
+from attn_core import Result, Settings
+from attn_lang import N_, _, current_language
+from attn_ui.figures.svg_export import map_svg
+from attn_ui.widgets import state
 from attn_ui.words.export import csv_file_name, lab_root, view_url, weights_csv
 
 LINK_KEY = "lab.link"  # whether the "Link to this view" popover is open
 PNG_HINT = N_("The map as a picture: the camera button above its top right corner saves a PNG under the same "
               "name. It keeps the theme's text colour, so export in the light theme for a white slide.")
+
+
+@st.cache_data(max_entries=256, show_spinner=False, hash_funcs={Settings: repr})
+def _map_svg(settings: Settings, row: int | None, lang: str) -> str:
+    """The map as SVG (3 ms for 6 words, 14 ms for 16): written once per state, row and language."""
+    return map_svg(state.cached_compute(settings), row=row)
 
 
 def share_row(result: Result, view: Mapping[str, str]) -> None:
@@ -31,6 +40,17 @@ def share_row(result: Result, view: Mapping[str, str]) -> None:
             mime="text/csv", icon=":material/download:", key="lab.csv", width="stretch", on_click="ignore",
             help=_(PNG_HINT),
         )
+        row = view.get("row") or ""
+        st.download_button(
+            _("Map as SVG"), _map_svg(settings, int(row) if row.isdigit() else None, current_language()),
+            file_name=csv_file_name(settings).removesuffix(".csv") + ".svg", mime="image/svg+xml",
+            icon=":material/image:", key="lab.svg", width="stretch", on_click="ignore",
+            help=_("The map as a vector picture for slides: sharp at any size, with the colours shown here."),
+        )
+        add = {"add": urlencode(settings.to_query()) or "s=" + settings.sentence,
+               **{key: view[key] for key in ("row", "lang", "theme") if view.get(key)}}
+        st.page_link("pages/11_Your_lecture.py", label=_("Add this view to my lecture"), icon=":material/add_to_queue:",
+                     query_params=add, width="stretch")
         link = st.popover(_("Link to this view"), icon=":material/link:", width="stretch", key=LINK_KEY,
                           on_change="rerun")
         if link.open:
