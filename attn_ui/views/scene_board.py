@@ -156,11 +156,13 @@ ROOM_MAP_SHRINK = 110  # px a revealed board's map gives up on the projector for
 TITLED_MAP = 380  # px a projected map needs to hold its rotated axis title ("query: the word looking")
 
 
-def shades_spec(result: Result, row: int | None, style: layout.MapStyle, row_numbers: bool = False) -> dict:
-    """The map of the head in view as colours, with a colour bar to read them by: no number in any cell or hover, or
-    (row_numbers) only the outlined row's weights written in its cells."""
+def shades_spec(result: Result, row: int | None, style: layout.MapStyle, row_numbers: bool = False,
+                scale: bool = True) -> dict:
+    """The map of the head in view as colours, with a colour bar to read them by (unless `scale` is False: a pattern
+    to recognise, not weights to read): no number in any cell or hover, or (row_numbers) only the outlined row's
+    weights written in its cells."""
     spec = maps.attention_map_spec(result, selected_row=row, style=dataclasses.replace(
-        style, cell_text=row_numbers, show_scale=True))
+        style, cell_text=row_numbers, show_scale=scale))
     for trace in spec["data"]:
         if trace.get("name") == "cells":
             kept = [text if row_numbers and y == row else "" for text, y in zip(trace["text"], trace["y"],
