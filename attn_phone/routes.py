@@ -52,6 +52,7 @@ from attn_poll.errors import LimitReached, RoomEnded, RoundClosed, UnknownOption
 from attn_poll.room_values import stamp_text
 from attn_ui.quiz.poll_questions import POLL_BY_ID
 from attn_ui.words import live
+from attn_ui.words.room_questions import SceneUnreadable
 
 HERE = Path(__file__).parent
 MAX_BODY = 2048  # an answer's form is under 200 bytes
@@ -221,7 +222,7 @@ class Phones:
             screen = self.screen_of(request, view.state, lang, chosen)
             recap = None
             if view.state.phase is Phase.ENDED and screen.live:
-                recap = screens.recap(poll.my_votes(code, voter), lang)
+                recap = screens.recap(poll.my_votes(code, voter), lang, poll.question_list(code))
             note = self.sent_note(note_key, view.state) if note_key in SENT_NOTES else ""
             return self.room_main(request, screen, lang, mine=view.my_vote, carried=view.carried, csrf=csrf,
                                   note=note, recap=recap)
@@ -231,9 +232,8 @@ class Phones:
         if key == "sent":
             return _("Sent.")
         if key == "range":
-            number = live.scene_of(state.question_id)
-            if number is not None:
-                asked = screens.live_question(number, _lang_now())
+            asked = _question(state, _lang_now())
+            if asked is not None and asked.kind == "number":
                 return _("Your answer must be a number from {low} to {high}, so nothing was sent.",
                          low=asked.options[0], high=asked.options[-1])
         return {"closed": _("This round is closed, so your vote was not counted."),
@@ -369,10 +369,10 @@ class Phones:
             try:
                 poll = self.poll()
                 state = poll.state(code)
-                number = live.scene_of(state.question_id)
+                found = screens.asked(state, lang)
+                asked = None if found is None else found.question
                 say, shown, note, key = None, None, "", "sent"
-                if typed is not None and number is not None:
-                    asked = screens.live_question(number, lang)
+                if typed is not None and asked is not None:
                     if asked.kind != "number":
                         return self._note("option", _("That is not one of this question's options, so nothing was "
                                                       "sent."))
@@ -388,16 +388,17 @@ class Phones:
                                  typed="\x02").replace("\x02", typed.strip()[:20])
                     say, shown = asked.say(option), asked.options[option]
                 else:
-                    count = self._option_count(state, number, lang)
+                    count = asked.option_count if asked is not None else self._option_count(state)
                     option = _option(option_text, count)
-                    if option is None:
+                    if option is None:  # a discussion has no option at all
                         return self._note("option", _("That is not one of this question's options, so nothing was "
                                                       "sent."))
-                    say = screens.live_question(number, lang).say(option) if number is not None else \
-                        live.letter(option)
+                    say = asked.say(option) if asked is not None else live.letter(option)
                 same = state.phase is Phase.VOTING and state.question_index == position
                 counted_round = state.round_number if same else round_number
                 poll.vote(code, voter, position, counted_round, option)
+            except SceneUnreadable as error:
+                return self._note("option", str(error))
             except RoundClosed as error:
                 return self._note("closed", str(error))
             except UnknownOption:
@@ -418,9 +419,8 @@ class Phones:
         return {"sent": False, "key": key, "note": text}
 
     @staticmethod
-    def _option_count(state, number: int | None, lang: str) -> int:
-        if number is not None:
-            return screens.live_question(number, lang).option_count
+    def _option_count(state) -> int:
+        """A class poll question's options (a lecture's are its Live's)."""
         question = POLL_BY_ID.get(state.question_id or "")
         return 0 if question is None else question.option_count
 
@@ -456,6 +456,15 @@ class Phones:
                 Route("/j/{code}/wait", self.held, methods=["GET"]),
                 Route("/j/{code}/now", self.now, methods=["GET"]),
                 Route("/Class_poll", self.old_link, methods=["GET"])]
+
+
+def _question(state, lang: str) -> live.Live | None:
+    """The room's current question if it is a lecture's and reads (a stale spec: None, the page says why)."""
+    try:
+        found = screens.asked(state, lang)
+    except SceneUnreadable:
+        return None
+    return None if found is None else found.question
 
 
 def _lang_now() -> str:

@@ -23,9 +23,9 @@ from attn_lang import N_, _, _n, using
 from attn_phone.text import inline, paragraphs
 from attn_poll import Phase, RoomState
 from attn_ui.quiz.poll_questions import POLL_BY_ID, PollQuestion
-from attn_ui.words import live, live_room, poll_words
+from attn_ui.words import live, live_room, poll_words, room_questions
+from attn_ui.words.escape import md_escape
 from attn_ui.words.export import lab_query
-from attn_ui.words.scenes import SCENES
 
 MINE = "\x00mine\x00"  # where a sentence names the student's answer; replaced by a <span data-mine>
 
@@ -51,7 +51,7 @@ class Screen:
     stamp: str  # "version:phase:expired", what the page's wait asks with (poll_route.room_view)
     phase: str
     where: str  # "Room K7Q2M9P · live lecture"
-    kind: str = "lobby"  # "lobby", "ended", "number" or "choice"
+    kind: str = "lobby"  # "lobby", "ended", "number", "choice" or "discuss" (a lecturer's scene with nothing to answer)
     position: int = -1  # the question's index in the room (-1: none)
     round_number: int = 0
     heading: Markup = Markup("")
@@ -103,16 +103,16 @@ def pick(screen: Screen, mine: int | None, carried: bool) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def live_question(number: int, lang: str) -> live.Live:
-    """Scene `number`'s question in one language (frozen), built once a process."""
+def room_question(question_id: str | None, spec: str | None, lang: str) -> room_questions.RoomQuestion | None:
+    """A lecture room's question in one language (frozen; room_questions.room_question), built once a process: a
+    function of its id and stored spec alone, so no room's state is kept here. SceneUnreadable is not kept."""
     with using(lang):
-        return live.live_question(number)
+        return room_questions.room_question(question_id, spec)
 
 
-@functools.lru_cache(maxsize=256)
-def scene_words(number: int, lang: str):
-    with using(lang):
-        return live.scene_text(number)
+def asked(state: RoomState, lang: str) -> room_questions.RoomQuestion | None:
+    """The room's current question if it is a lecture's (SceneUnreadable when its stored scene no longer reads)."""
+    return room_question(state.question_id, state.question_spec, lang)
 
 
 def lab_href(root: str, query: dict[str, str]) -> str:
@@ -123,9 +123,13 @@ def screen(state: RoomState, stamp: str, lang: str, root: str = "", lang_in_link
     """The room's screen in `lang`. `root`: the app's base path (the Lab's link); `lang_in_link`: the phone's
     language was chosen in its address, so the Lab's link keeps it."""
     with using(lang):
-        number = live.scene_of(state.question_id)
-        if number is not None:
-            return _live_screen(state, stamp, lang, number, root, lang_in_link)
+        try:
+            found = asked(state, lang)
+        except room_questions.SceneUnreadable as error:  # a forged or stale spec: the sentence, nothing to answer
+            return _base(state, stamp, _("Room {code} · live lecture", code=state.code), kind="lobby", live=True,
+                         message=str(error))
+        if found is not None:
+            return _live_screen(state, stamp, lang, found, root, lang_in_link)
         return _poll_screen(state, stamp, lang, root, lang_in_link)
 
 
@@ -135,23 +139,33 @@ def _base(state: RoomState, stamp: str, where: str, **more) -> Screen:
                   round_number=state.round_number, **more)
 
 
-def _live_screen(state: RoomState, stamp: str, lang: str, number: int, root: str, lang_in_link: bool) -> Screen:
+def _live_screen(state: RoomState, stamp: str, lang: str, found: room_questions.RoomQuestion, root: str,
+                 lang_in_link: bool) -> Screen:
     if state.phase is Phase.ENDED:
         return _base(state, stamp, _("Room {code} · lecture ended", code=state.code), kind="ended", live=True,
                      message=_("The lecturer has ended this lecture. Here is how your predictions went."))
-    asked, words = live_question(number, lang), scene_words(number, lang)
+    asked = found.question
     where = _("Room {code} · live lecture", code=state.code)
-    heading = inline(_("**Scene {number} of {count} · {title}**", number=number, count=len(SCENES),
-                       title=words.title))
+    heading = inline(_("**Scene {number} of {count} · {title}**", number=found.number, count=state.question_count,
+                       title=found.title))
     say = tuple(asked.say(option) for option in range(asked.option_count))
     common = {"live": True, "heading": heading, "prompt": paragraphs(asked.ask), "say": say}
+    view = {"row": "" if found.row is None else str(found.row), "room": state.code,
+            **({"lang": lang} if lang_in_link else {})}
+    lab = (lab_href(root, lab_query(found.settings, **view)), _("Explore this scene in the Lab"))
+    if asked.kind == "none":  # a discussion: the room talks, the phone has nothing to send
+        talk = variant("none", _("Nothing to answer on your phone for this scene: talk it over with your "
+                                 "neighbour."))
+        revealed = state.phase is Phase.REVEALED
+        return _base(state, stamp, where, kind="discuss", variants=(talk,), reveal=paragraphs(found.answer)
+                     if revealed else Markup(""), lab=lab if revealed else None, **common)
     if asked.kind == "number":
         label = _("Your prediction ({unit})", unit=asked.unit_name) if asked.unit_name else _("Your prediction")
         common.update(kind="number", shown=asked.options, box_label=label, send=_("Send"),
                       box_hint=_("{low} to {high}", low=asked.options[0], high=asked.options[-1]))
     else:
         options = tuple(Option(index, inline(_("{letter}. {option}", letter=live.letter(index),
-                                                option=asked.options[index])))
+                                                option=md_escape(asked.options[index]))))  # a deck's words as typed
                         for index in range(asked.option_count))
         common.update(kind="choice", options=options)
     if state.phase is Phase.VOTING:
@@ -174,13 +188,10 @@ def _live_screen(state: RoomState, stamp: str, lang: str, number: int, root: str
     said = {"none": _("You did not answer."),
             "right": _("You answered **{mine}**. That counts as right.", mine=MINE),
             "off": _("You answered **{mine}**. That is off.", mine=MINE)}
-    variants = tuple(variant(when, _("**The answer: {truth}.** {said}", truth=asked.truth_text, said=text))
+    truth = md_escape(asked.truth_text)  # a deck's words (its sentence) as typed
+    variants = tuple(variant(when, _("**The answer: {truth}.** {said}", truth=truth, said=text))
                      for when, text in said.items())
-    scene = SCENES[number - 1]
-    view = {"row": "" if scene.row is None else str(scene.row), "room": state.code,
-            **({"lang": lang} if lang_in_link else {})}
-    lab = (lab_href(root, lab_query(scene.settings, **view)), _("Explore this scene in the Lab"))
-    return _base(state, stamp, where, variants=variants, right=right, reveal=paragraphs(words.answer), lab=lab,
+    return _base(state, stamp, where, variants=variants, right=right, reveal=paragraphs(found.answer), lab=lab,
                  **common)
 
 
@@ -233,10 +244,13 @@ def _poll_screen(state: RoomState, stamp: str, lang: str, root: str, lang_in_lin
                  **common)
 
 
-def recap(votes: dict[tuple[int, int], int], lang: str) -> dict:
-    """A student's predictions in a lecture that has ended: the sentence over the table and its rows."""
+def recap(votes: dict[tuple[int, int], int], lang: str, questions: tuple[tuple[str, str | None], ...] | None = None
+          ) -> dict:
+    """A student's predictions in a lecture that has ended: the sentence over the table and its rows. `questions`:
+    the room's (Poll.question_list)."""
     with using(lang):
-        lines = live_room.recap_lines(votes)
+        lines = live_room.recap_lines(votes, questions, lambda question_id, spec: room_question(question_id, spec,
+                                                                                                lang))
         if not lines:
             return {"summary": _("You did not answer any scene in this lecture."), "rows": [], "head": ()}
         right = sum(line.right for line in lines)

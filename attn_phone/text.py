@@ -3,7 +3,8 @@
 The messages and questions a phone shows use a small part of Markdown: **bold**, *italic*, `code`, paragraphs, and
 in a few class-poll questions a formula between dollar signs with `^{...}`, `\\approx` and `\\infty`. Everything is
 escaped first; only those marks become tags, so text from anywhere (a message, a translator's catalog) is shown as
-text, never run as HTML.
+text, never run as HTML. A backslash before an ASCII punctuation sign keeps the sign as text, as in Markdown: a
+lecturer's own words come so (attn_ui/words/escape.md_escape), and show as typed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ BOLD = re.compile(r"\*\*(.+?)\*\*")
 ITALIC = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])")
 FORMULA = re.compile(r"\$([^$]+)\$")
 POWER = re.compile(r"\^\{([^{}]*)\}|\^(\S)")
+ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before an ASCII punctuation sign (Markdown's escape)
+KEPT = 0xE000  # an escaped sign waits as a private-use character (never in our text: a deck refuses them) until the end
+KEPT_SIGN = re.compile(f"[{chr(KEPT + 0x21)}-{chr(KEPT + 0x7E)}]")
 
 
 def formula(tex: str) -> str:
@@ -31,7 +35,9 @@ def formula(tex: str) -> str:
 
 
 def inline(markdown: str) -> Markup:
-    """One run of Markdown as HTML: code spans first (their insides stay as typed), then formulas, bold, italic."""
+    """One run of Markdown as HTML: escaped signs kept aside, code spans (their insides stay as typed), then formulas,
+    bold, italic; the escaped signs come back as text."""
+    markdown = ESCAPED.sub(lambda found: chr(KEPT + ord(found[1])), markdown)
     pieces = []
     at = 0
     for found in CODE.finditer(markdown):
@@ -39,7 +45,7 @@ def inline(markdown: str) -> Markup:
         pieces.append(f"<code>{escape(found[1])}</code>")
         at = found.end()
     pieces.append(_marks(markdown[at:]))
-    return Markup("".join(pieces))
+    return Markup(KEPT_SIGN.sub(lambda found: str(escape(chr(ord(found[0]) - KEPT))), "".join(pieces)))
 
 
 def _marks(text: str) -> str:

@@ -12,7 +12,7 @@ from attn_lang import _, _n
 from attn_poll import codes
 from attn_poll.errors import PollError, RoomEnded, RoomExpired, RoomNotFound
 from attn_poll.room_values import Clock, Limits, Phase, PhoneView, ProjectorView, QuestionCounts, RoomState
-from attn_poll.schema import questions, rooms, voters, votes
+from attn_poll.schema import questions, rooms, specs, voters, votes
 from attn_poll.store import Store
 
 
@@ -44,6 +44,19 @@ class RoomReads:
         or None: lets a reloaded page show the vote it kept."""
         return self.store.read(lambda connection: self._my_vote(connection, self._room(connection, code,
                                                                                        allow_ended=True), voter_id))
+
+    def question_list(self, code: str) -> tuple[tuple[str, str | None], ...]:
+        """Every question of the room in order: (question id, its spec or None). What a lecture's recap words each
+        answer with, and what a host page compares with the deck it presents."""
+
+        def work(connection: Connection) -> tuple[tuple[str, str | None], ...]:
+            room = self._room(connection, code, allow_ended=True)
+            spec = select(specs.c.spec).where(specs.c.room_id == room.id, specs.c.position == questions.c.position)
+            rows = connection.execute(select(questions.c.question_id, spec.scalar_subquery())
+                                      .where(questions.c.room_id == room.id).order_by(questions.c.position))
+            return tuple((question_id, found) for question_id, found in rows)
+
+        return self.store.read(work)
 
     def phone_view(self, code: str, voter_id: str) -> PhoneView:
         """State, this voter's current vote and the change stamp from one transaction: what a phone draws."""
@@ -156,6 +169,8 @@ class RoomReads:
         return (
             select(questions.c.question_id).where(*current).scalar_subquery().label("question_id"),
             select(questions.c.left_phase).where(*current).scalar_subquery().label("left_phase"),
+            select(specs.c.spec).where(specs.c.room_id == room.id, specs.c.position == room.question_position)
+            .scalar_subquery().label("question_spec"),
             select(func.count()).where(questions.c.room_id == room.id).scalar_subquery().label("question_count"),
             select(func.count()).where(voters.c.room_id == room.id).scalar_subquery().label("voter_count"),
         )
@@ -167,7 +182,7 @@ class RoomReads:
             question_id=found.question_id, option_count=room.option_count or 0, round_number=room.round_number,
             question_count=found.question_count, voter_count=found.voter_count, version=room.version,
             expires_at=room.expires_at, answer_shown=room.phase == Phase.REVEALED or (
-                room.phase == Phase.ENDED and found.left_phase == Phase.REVEALED),
+                room.phase == Phase.ENDED and found.left_phase == Phase.REVEALED), question_spec=found.question_spec,
         )
 
     def _my_vote(self, connection: Connection, room: Row, voter_id: str) -> int | None:
@@ -186,8 +201,10 @@ class RoomReads:
             votes.c.round_number <= room.round_number).order_by(votes.c.round_number.desc()).limit(1).scalar_subquery()
 
     def _counts(self, connection: Connection, room_id: int, position: int) -> QuestionCounts:
+        spec = select(specs.c.spec).where(specs.c.room_id == room_id, specs.c.position == position)
         question = connection.execute(
-            select(questions).where(questions.c.room_id == room_id, questions.c.position == position)
+            select(questions, spec.scalar_subquery().label("spec"))
+            .where(questions.c.room_id == room_id, questions.c.position == position)
         ).first()
         if question is None:
             raise PollError(_("This room has no question number {number}.", number=position + 1))
@@ -207,7 +224,7 @@ class RoomReads:
         return QuestionCounts(question_index=position, question_id=question.question_id,
                               option_count=question.option_count, rounds=tuple(tuple(t) for t in tallies),
                               changed=sum(1 in voted and voted[1] != voted[2] for voted in second),
-                              added=sum(1 not in voted for voted in second))
+                              added=sum(1 not in voted for voted in second), spec=question.spec)
 
 
 # The phone's reads, built once: a scene change makes every phone of a room ask them within a second, and building a
@@ -235,6 +252,8 @@ PHONE_VIEW = select(
     select(questions.c.left_phase).where(questions.c.room_id == bindparam("room_id"),
                                          questions.c.position == bindparam("position")).scalar_subquery()
     .label("left_phase"),
+    select(specs.c.spec).where(specs.c.room_id == bindparam("room_id"), specs.c.position == bindparam("position"))
+    .scalar_subquery().label("question_spec"),
     select(func.count()).where(questions.c.room_id == bindparam("room_id")).scalar_subquery().label("question_count"),
     select(func.count()).where(voters.c.room_id == bindparam("room_id")).scalar_subquery().label("voter_count"),
     _phone_vote(votes.c.option_index).label("my_vote"),

@@ -37,7 +37,10 @@ class Limits:
     idle_close_s: float = 600  # a lobby nobody joined and no host touched for this long closes early
     touch_every_s: float = 60  # a host page marks its room as touched at most this often
     max_questions: int = 100
-    max_options: int = 201  # a numeric prediction's grid of answers (a lettered choice stops at 26 on the page)
+    # a numeric prediction's grid of answers (a lettered choice stops at 26 on the page): a lecturer's own scene may
+    # ask for a weight under heavy dropout (0 to 10 in steps of 0.01) or a count of up to 2,000
+    max_options: int = 2001
+    max_spec_chars: int = 10_000  # a question's spec (a lecturer's scene: its state and their words, about 2,000)
     purge_after_s: float = 24 * 3600  # an expired room is deleted this long after it expired
 
 
@@ -60,6 +63,7 @@ class RoomState:
     version: int  # changes with every host action
     expires_at: float
     answer_shown: bool = False  # the current question's answer is on the projector: revealed, or ended once revealed
+    question_spec: str | None = None  # what the current question's id is too short to hold (a lecturer's scene)
 
     @property
     def accepting_votes(self) -> bool:
@@ -85,6 +89,7 @@ class QuestionCounts:
     rounds: tuple[tuple[int, ...], ...]  # rounds[r - 1][option]: answers per option in round r, for rounds opened
     changed: int = 0  # voters whose second-round answer differs from their first
     added: int = 0  # voters who answered first in the second round
+    spec: str | None = None  # what the question's id is too short to hold (a lecturer's scene), or None
 
     def total(self, round_number: int) -> int:
         return sum(self.rounds[round_number - 1])

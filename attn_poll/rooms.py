@@ -48,6 +48,7 @@ from attn_poll.room_reads import RoomReads
 from attn_poll.room_values import Clock, Limits, NewRoom, Phase, QuestionCounts, RoomState
 from attn_poll.schema import openers as opener_buckets
 from attn_poll.schema import questions, rooms, voters, votes
+from attn_poll.schema import specs as question_specs
 from attn_poll.store import Store
 
 
@@ -71,18 +72,23 @@ class Poll(RoomReads):
 
     # --- the host -------------------------------------------------------------------------------------
 
-    def create_room(self, question_list: Sequence[tuple[str, int]], openers: Sequence[str] = ()) -> NewRoom:
-        """A room over (question_id, option_count) pairs, in that order, waiting in the lobby.
+    def create_room(self, question_list: Sequence[tuple[str, int]], openers: Sequence[str] = (),
+                    specs: Sequence[str | None] = ()) -> NewRoom:
+        """A room over (question_id, option_count) pairs, in that order, waiting in the lobby. An option count of 0 is
+        a question with nothing to answer (a discussion): every vote for it is refused.
 
         openers name who asks, e.g. ("browser:<token>", "address:<ip>"): each has its own bucket of openings
-        (Limits.opens_per_browser / opens_per_address by its prefix); TooManyRooms when one is empty."""
-        question_list = tuple(question_list)
+        (Limits.opens_per_browser / opens_per_address by its prefix); TooManyRooms when one is empty.
+        specs, when given, holds one text per question (None for none): what its id is too short to hold, kept with
+        the room (a lecturer's own scene; RoomState.question_spec, QuestionCounts.spec, question_list)."""
+        question_list, specs = tuple(question_list), tuple(specs)
         self._check_questions(question_list)
+        self._check_specs(question_list, specs)
         openers = tuple(dict.fromkeys(o for o in openers if isinstance(o, str) and o))
         for __ in range(5):  # a code already taken: draw again (about 1 in 170 million with 200 rooms open)
             room = NewRoom(code=codes.new_room_code(), host_secret=codes.new_host_secret())
             if self.store.write(lambda connection, room=room: self._insert_room(connection, room, question_list,
-                                                                                openers)):
+                                                                                openers, specs)):
                 return room
         raise PollError(_("Could not find a free room code; try again."))
 
@@ -230,11 +236,19 @@ class Poll(RoomReads):
                 raise BadQuestions(_("Every question needs an id of 1 to 120 characters."))
             if isinstance(option_count, bool) or not isinstance(option_count, int):
                 raise BadQuestions(_("Question {question!r} needs a whole number of options.", question=question_id))
-            if not 2 <= option_count <= self.limits.max_options:
+            if option_count != 0 and not 2 <= option_count <= self.limits.max_options:
                 raise BadQuestions(_("Question {question!r} needs between 2 and {most} options.", question=question_id,
                                                  most=self.limits.max_options))
 
-    def _insert_room(self, connection: Connection, room: NewRoom, question_list, openers: tuple[str, ...]) -> bool:
+    def _check_specs(self, question_list: tuple[tuple[str, int], ...], specs: tuple[str | None, ...]) -> None:
+        if specs and len(specs) != len(question_list):
+            raise BadQuestions(_("A room's questions need one spec each, or none at all."))
+        most = self.limits.max_spec_chars
+        if any(spec is not None and (not isinstance(spec, str) or not 0 < len(spec) <= most) for spec in specs):
+            raise BadQuestions(_("A question's spec is text of 1 to {most} characters.", most=most))
+
+    def _insert_room(self, connection: Connection, room: NewRoom, question_list, openers: tuple[str, ...],
+                     specs: tuple[str | None, ...] = ()) -> bool:
         now = self.clock()
         self.store.lock_for_transaction(connection, "create room")  # two processes must not both pass the cap
         self._purge(connection, now)
@@ -263,12 +277,16 @@ class Poll(RoomReads):
              "rounds_opened": 0}
             for position, (question_id, option_count) in enumerate(question_list)
         ])
+        kept = [{"room_id": room_id, "position": position, "spec": spec}
+                for position, spec in enumerate(specs) if spec is not None]
+        if kept:
+            connection.execute(insert(question_specs), kept)
         return True
 
     def _purge(self, connection: Connection, now: float) -> None:
         """Delete rooms long expired, with everything in them, so the database holds only live lectures."""
         old = select(rooms.c.id).where(rooms.c.expires_at < now - self.limits.purge_after_s)
-        for table in (votes, voters, questions):
+        for table in (votes, voters, question_specs, questions):
             connection.execute(delete(table).where(table.c.room_id.in_(old)))
         connection.execute(delete(rooms).where(rooms.c.id.in_(old)))
         full_again = now - max(self.limits.browser_refill_s * self.limits.opens_per_browser,

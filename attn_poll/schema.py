@@ -10,6 +10,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
@@ -59,6 +60,18 @@ questions = Table(
     # Version 3. The phase a lecture room was in when it moved away from this question (None: never left): coming back
     # to its question step restores an open round as open; only a lecturer closes a round.
     Column("left_phase", String(12), nullable=True),
+)
+
+specs = Table(
+    "poll_question_specs",
+    metadata,
+    # What a question's id is too short to hold, kept beside it for the room's life: a lecturer's own scene (its Lab
+    # state, its question kind, their words), so every phone, projector and replica words it from the database. A new
+    # table needs no version step: create_all makes it at start on any version, and an older process ignores it (a
+    # version step would stop a replica of the version before mid-deploy with SchemaTooNew).
+    Column("room_id", Integer, ForeignKey("poll_rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("spec", Text, nullable=False),
 )
 
 voters = Table(

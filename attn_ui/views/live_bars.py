@@ -10,6 +10,7 @@ import streamlit as st
 from attn_lang import _
 from attn_ui.widgets import panels
 from attn_ui.words import live, poll_words
+from attn_ui.words.escape import md_escape
 
 SPREAD_HEIGHT = ((150, 230), (200, 260))  # px of a number's spread chart, (one round, two rounds): on the projector
 # beside a revealed board (the story's column at 1280x720), and off it
@@ -29,7 +30,8 @@ def choice_bars(question: live.Live, rounds, revealed: bool) -> None:
 
     def bar(index: int, state: str, words: bool) -> None:
         counts = " → ".join(str(tally[index]) for tally in rounds)
-        label = _("**{letter}.** {option} · {counts}", letter=live.letter(index), option=question.options[index],
+        option = md_escape(question.options[index])  # a lecturer's words (a deck's sentence) show as typed
+        label = _("**{letter}.** {option} · {counts}", letter=live.letter(index), option=option,
                   counts=counts) if words else _("**{letter}.** · {counts}", letter=live.letter(index), counts=counts)
         if state == "right":
             label = _("{label} · **right answer**", label=label)

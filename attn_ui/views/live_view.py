@@ -13,7 +13,7 @@ any scene from the room's badge or the J key, without moving the lecture; moving
 
 Session state used here:
     live.note          a message from Go live or a host action, shown in the next run
-    live.checked       the room this session checked is a lecture room (once per session, not per run)
+    live.checked       the room this session checked runs this page's lecture (live_open)
     live.join.at       (room code, scene, revealed) where the join screen was asked for: it shows until the step moves
     live.end.asked     the room whose End the lecturer pressed once: the menu asks to confirm
     live.link.asked    (room code, scene, revealed) an opened link asked for while the room was elsewhere: offered in
@@ -28,18 +28,18 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from attn_core.deck import Deck
 from attn_lang import N_, _, _n, current_language
 from attn_poll import NotHost, Phase, PollError, ProjectorView, RoomState
 from attn_poll.codes import normalise_room_code
 from attn_ui.figures import layout, live_charts
-from attn_ui.views import board_check, host_access, poll_service, scene_nav
+from attn_ui.views import board_check, host_access, live_open, poll_service, scene_nav
 from attn_ui.views.live_bars import SPREAD_FONT, SPREAD_HEIGHT, SPREAD_WIDTH, choice_bars
 from attn_ui.views.live_drive import ASKED_KEY, drive
 from attn_ui.widgets import join, panels, projector
-from attn_ui.words import live, live_room, poll_words
+from attn_ui.words import live, live_room, poll_words, room_questions
 
 NOTE_KEY = "live.note"
-CHECKED_KEY = "live.checked"
 JOIN_KEY = "live.join.at"
 MENU_KEY = "live-badge"  # the badge's menu (a popover): its open state, and its CSS class st-key-live-badge
 END_KEY = "live.end.asked"
@@ -126,15 +126,11 @@ def _write_room(code: str) -> None:
     st.query_params.from_dict({**kept, "room": code})
 
 
-def _go_live(number: int, revealed: bool) -> None:
-    openers = poll_service.opener_keys()
-    room, error = poll_service.attempt(
-        lambda: poll_service.poll().create_room(live.lecture_questions(), openers=openers))
-    if error is not None:
-        _note(str(error))
+def _go_live(number: int, revealed: bool, deck: Deck | None = None) -> None:
+    room, problem = live_open.open_room(deck)
+    if room is None:
+        _note(problem)
         return
-    poll_service.remember_host(room.code, room.host_secret)
-    st.session_state[CHECKED_KEY] = room.code
     st.session_state[JOIN_KEY] = (room.code, number, revealed)  # the room joins first
     __, error = poll_service.attempt(
         lambda: poll_service.poll().show_scene(room.code, room.host_secret, number - 1, revealed))
@@ -142,21 +138,11 @@ def _go_live(number: int, revealed: bool) -> None:
     _write_room(room.code)
 
 
-def _is_lecture(code: str) -> bool:
-    """Is this room a lecture (its first question a scene's)? Asked once a session."""
-    if st.session_state.get(CHECKED_KEY) == code:
-        return True
-    counts, error = poll_service.attempt(lambda: poll_service.poll().counts(code, 0))
-    ok = error is None and counts is not None and live.scene_of(counts.question_id) is not None
-    if ok:
-        st.session_state[CHECKED_KEY] = code
-    return ok
-
-
-def host(number: int, revealed: bool) -> tuple[Host | None, int, bool]:
+def host(number: int, revealed: bool, deck: Deck | None = None) -> tuple[Host | None, int, bool]:
     """The live lecture the address names and this browser controls, and the step the page shows: (None, number,
     revealed) when not live. The secret comes from a host link (`host=`, taken once and dropped from the address) or
-    from what this browser already holds; without it the page shows the scenes with a note, never control.
+    from what this browser already holds; without it the page shows the scenes with a note, never control. `deck`:
+    the lecturer's own deck this page presents (None: the built-in scenes); the room must run that lecture.
 
     One driver: the room moves only when this page's lecturer moves it (drive)."""
     room, linked = projector.url_value("room"), projector.url_value("host")
@@ -183,7 +169,12 @@ def host(number: int, revealed: bool) -> tuple[Host | None, int, bool]:
     if error is not None:
         poll_service.show_problem(error)
         return None, number, revealed
-    if not _is_lecture(code):
+    lecture = live_open.lecture_of(code, deck)
+    if lecture == "other":
+        st.warning(_("Room {code} runs another lecture, so this page shows its scenes without it. Go live here to "
+                     "open a room for this one.", code=code), icon=":material/link_off:")
+        return None, number, revealed
+    if lecture is None:
         st.warning(_("That room is a class poll, not a live lecture: run it from the Class poll page."),
                    icon=":material/how_to_vote:")
         return None, number, revealed
@@ -231,11 +222,13 @@ def _end(live_host: Host) -> None:
                                               expected_version=live_host.state.version))
 
 
-def live_button(live_host: Host | None, number: int, revealed: bool) -> None:
-    """In the scene's links row: Go live, or the live badge (room code) and the lecture's menu. Nothing in the menu
-    shows the host secret. Ending the lecture asks first, and says what it keeps."""
+def live_button(live_host: Host | None, number: int, revealed: bool, deck: Deck | None = None) -> None:
+    """In the scene's links row: Go live (for `deck`, the lecturer's own, when given), or the live badge (room code)
+    and the lecture's menu. Nothing in the menu shows the host secret. Ending the lecture asks first, and says what it
+    keeps."""
     if live_host is None:
-        st.button(_("Go live"), key="live.go", icon=":material/cast:", on_click=_go_live, args=(number, revealed),
+        st.button(_("Go live"), key="live.go", icon=":material/cast:", on_click=_go_live,
+                  args=(number, revealed, deck),
                   help=_("Opens a room: the room follows the scenes on their phones and predicts each one."))
         return
     # The badge is the menu's own label: one control, so the links row keeps to one line on the projector.
@@ -296,7 +289,8 @@ def _lecture_csv(live_host: Host) -> str:
     rows, error = poll_service.attempt(lambda: poll_service.poll().export_rows(live_host.code, live_host.secret))
     if error is not None:
         return f"error\n{error}\n"
-    return live_room.lecture_csv([live_room.Asked(row.question_id, row.rounds, row.changed, row.added) for row in rows])
+    return live_room.lecture_csv([live_room.Asked(row.question_id, row.rounds, row.changed, row.added, row.spec)
+                                  for row in rows])
 
 
 def _act(work: Callable[[], object]) -> None:
@@ -313,6 +307,16 @@ def cached_question(number: int, lang_code: str) -> live.Live:
 def question(number: int) -> live.Live:
     """Scene `number`'s live question in the language of this run."""
     return cached_question(number, current_language())
+
+
+def room_live(question_id: str | None, spec: str | None) -> live.Live | None:
+    """The room's question in this run's language: a built-in scene's built once a server, a lecturer's own from the
+    spec its room keeps (SceneUnreadable when that no longer reads); None for no lecture's."""
+    number = live.scene_of(question_id)
+    if number is not None:
+        return question(number)
+    found = room_questions.room_question(question_id, spec)
+    return None if found is None else found.question
 
 
 def address_size(address: str) -> int:
@@ -407,8 +411,8 @@ def room_count(code: str, secret: str, revealed: bool, version: int) -> None:
     state = view.state
     if state.version != version:
         st.rerun(scope="app")
-    if not revealed and view.counts is not None and view.counts.rounds:
-        _count_and_buttons(code, secret, version, view)
+    if not revealed and view.counts is not None and view.counts.rounds and view.counts.option_count:  # a discussion
+        _count_and_buttons(code, secret, version, view)  # has nothing to count
     board_check.mark(code, view.stamp)  # last: drawn means the whole board is
 
 
@@ -440,10 +444,14 @@ def spread(live_host: Host, revealed: bool, wide: bool, lines: bool = True, char
     if error is not None:
         poll_service.show_problem(error)
         return
-    number = live.scene_of(view.state.question_id)
-    if number is None or view.counts is None or not view.counts.rounds:
+    try:
+        asked = room_live(view.state.question_id, view.state.question_spec)
+    except room_questions.SceneUnreadable as error:
+        st.warning(str(error), icon=":material/error:")
         return
-    spread_block(question(number), view, revealed, wide, lines, chart)
+    if asked is None or not asked.option_count or view.counts is None or not view.counts.rounds:
+        return
+    spread_block(asked, view, revealed, wide, lines, chart)
 
 
 def spread_block(question: live.Live, view: ProjectorView, revealed: bool, wide: bool = False, lines: bool = True,

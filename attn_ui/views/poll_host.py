@@ -11,14 +11,16 @@ import functools
 
 import streamlit as st
 
+from attn_core.deck import Deck, DeckError, fits_link, to_link
 from attn_lang import _
 from attn_poll import Phase, ProjectorView, RoomState
 from attn_ui.quiz.poll_questions import PollQuestion
 from attn_ui.views import board_check, host_access, poll_parts, poll_service
 from attn_ui.widgets import join, lang, panels, poll_look, projector
-from attn_ui.words import live, live_room, poll_words
+from attn_ui.words import live, live_room, poll_words, room_questions
 
 RETRY_EVERY_S = 2.0
+DECK_PAGE = "pages/11_Your_lecture.py"  # where a lecturer's own deck is presented and run live
 QR_PIXELS = (300, 230)  # the QR code's width in projector mode and on a laptop screen
 # The room code: as large as off the projector and larger on it. The app-wide projector rule for paragraphs
 # (main-area p, !important) would otherwise outrank the code's own rule, so these selectors carry more classes.
@@ -29,6 +31,23 @@ CODE_CSS = """<style>
 CODE_PROJECTOR_CSS = """<style>
 [data-testid="stMain"] .st-key-poll-join .st-key-poll-code p { font-size: 4rem !important; }
 </style>"""
+
+
+def deck_lecture(code: str, state: RoomState) -> None:
+    """A lecturer's own deck, live: it is run from the Your lecture page, which the link opens on the deck its room
+    keeps (its scenes, not its title) at the room's scene."""
+    st.info(_("This room is a live lecture of your own scenes: it follows the Your lecture page, and is run from "
+              "there."), icon=":material/cast_connected:")
+    listed, error = poll_service.attempt(lambda: poll_service.poll().question_list(code))
+    try:
+        deck = Deck("", tuple(room_questions.read_spec(spec) for __, spec in listed or ()))
+    except DeckError:  # a scene that no longer reads: the phones and the lecture's page say so
+        return
+    if error is None and deck.scenes and fits_link(deck) and state.question_index is not None:
+        number = state.question_index + 1
+        st.page_link(DECK_PAGE, label=_("Back to the lecture, scene {number}", number=number),
+                     icon=":material/slideshow:",
+                     query_params={"deck": to_link(deck), "scene": str(number), "room": code, **lang.url_view()})
 
 
 def host_controls(code: str, secret: str, state: RoomState) -> None:
@@ -199,6 +218,9 @@ def host_face(code: str, secret: str, problem: str = "") -> None:
         st.page_link(projector.SCENES_PAGE, label=_("Back to the lecture, scene {number}", number=number),
                      icon=":material/slideshow:",
                      query_params={"scene": str(number), "room": code, **lang.url_view()})
+        return
+    if room_questions.deck_of(state.question_id) is not None:
+        deck_lecture(code, state)
         return
     host_controls(code, secret, state)
     lobby = state.phase is Phase.LOBBY  # nothing to count yet: the join code gets the room

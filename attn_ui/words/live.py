@@ -89,7 +89,7 @@ class Live:
 
     number: int  # the scene, from 1
     ask: str  # the scene's question, word for word as the projector shows it
-    kind: str  # "number" or "choice"
+    kind: str  # "number", "choice", or "none" (a lecturer's discussion: nothing to answer, no options)
     options: tuple[str, ...]  # a choice's options; a number's grid values, formatted
     values: tuple[float, ...]  # a number's grid values (empty for a choice)
     answer: int | None  # a choice's right option
@@ -128,6 +128,8 @@ class Live:
 
     @property
     def truth_text(self) -> str:
+        if self.kind == "none":
+            return ""
         if self.kind == "choice":
             return self.options[self.answer]
         return self.say_number(self.truth)

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
 
 from attn_lang import N_, _, _n, number
-from attn_ui.words.live import Live, format_number, letter, live_question, scene_of, scene_text
+from attn_ui.words.live import Live, format_number, letter, scene_question_id
+from attn_ui.words.room_questions import RoomQuestion, SceneUnreadable, room_question
 from attn_ui.words.scenes import SCENES
+
+Resolve = Callable[[str | None, str | None], RoomQuestion | None]  # room_question, or a cached one
 
 # --- the spread of the room's answers --------------------------------------------------------------------------
 
@@ -122,21 +125,22 @@ class Asked:
     rounds: Sequence[Sequence[int]]
     changed: int = 0
     added: int = 0
+    spec: str | None = None  # a deck scene's, as its room keeps it
 
 
 def lecture_csv(asked: Sequence[Asked]) -> str:
     """One row per scene asked and round opened, in the run's language: answers, who changed in a second round, the
     true answer, the tolerance and why, how many were right, the median (a number), the spread ("value:count"
-    pairs, or "A:count" for a choice) and a choice's options in full ("A: text | B: text"). No voter."""
+    pairs, or "A:count" for a choice) and a choice's options in full ("A: text | B: text"). No voter. A discussion
+    (nothing to answer) and a scene whose stored spec no longer reads have no row."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([_(column) for column in CSV_COLUMNS])
     for question_asked in asked:
-        scene_number = scene_of(question_asked.question_id)
-        if scene_number is None:
+        found = _resolved(room_question, question_asked.question_id, question_asked.spec)
+        if found is None or found.question.kind == "none":
             continue
-        question = live_question(scene_number)
-        title = scene_text(scene_number).title
+        scene_number, question, title = found.number, found.question, found.name
         options = "" if question.kind == "number" else " | ".join(
             _("{letter}: {option}", letter=letter(i), option=text) for i, text in enumerate(question.options))
         for round_number, tally in enumerate(question_asked.rounds, start=1):
@@ -166,20 +170,32 @@ class RecapLine:
     right: bool
 
 
-def recap_lines(votes: Mapping[tuple[int, int], int]) -> list[RecapLine]:
-    """A student's last answer for each scene (the revote when there was one) against the true answer."""
+def recap_lines(votes: Mapping[tuple[int, int], int], questions: Sequence[tuple[str, str | None]] | None = None,
+                resolve: Resolve = room_question) -> list[RecapLine]:
+    """A student's last answer for each scene (the revote when there was one) against the true answer. `questions`:
+    the room's (question id, spec) by position (Poll.question_list); None for the built-in lecture."""
+    if questions is None:
+        questions = tuple((scene_question_id(number), None) for number in range(1, len(SCENES) + 1))
     last: dict[int, tuple[int, int]] = {}
     for (position, round_number), option in votes.items():
         if position not in last or round_number > last[position][0]:
             last[position] = (round_number, option)
     lines = []
     for position in sorted(last):
-        scene_number = position + 1
-        if not 1 <= scene_number <= len(SCENES):
+        found = _resolved(resolve, *questions[position]) if 0 <= position < len(questions) else None
+        if found is None:
             continue
-        question = live_question(scene_number)
-        option = last[position][1]
+        question, option = found.question, last[position][1]
         if not 0 <= option < question.option_count:
             continue
-        lines.append(RecapLine(scene_number, question.say(option), question.truth_text, question.right(option)))
+        lines.append(RecapLine(found.number, question.say(option), question.truth_text, question.right(option)))
     return lines
+
+
+def _resolved(resolve: Resolve, question_id: str | None, spec: str | None) -> RoomQuestion | None:
+    """The room's question, or None when it is no lecture's or its stored scene no longer reads (the phones and the
+    projector say so; a file and a recap leave it out)."""
+    try:
+        return resolve(question_id, spec)
+    except SceneUnreadable:
+        return None
