@@ -47,7 +47,8 @@ def lab() -> None:
         panels.kpi_tiles(result, columns=1 if layout.projector else 3)
     with layout.panel:
         panels.empty_rows_notice(result)
-        panels.attention_panel(result, row, style=projector.map_style(layout.projector, under_link=bool(scene)))
+        panels.attention_panel(result, row, style=projector.map_style(layout.projector, under_link=bool(scene)),
+                               picker=True)
         panels.legend(result)
         share.share_row(result, view)
     state.remember(settings, view=view)

@@ -288,6 +288,14 @@ PROJECTOR_SIZES = (
 )
 
 
+# on a phone the map fills its column's width: the corner it leaves on a wide screen is where the keys' title is, so
+# the page menu goes back into the flow, above the map, at the right
+PROJECTOR_NARROW = (
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "position", "static"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "align-self", "flex-end"),
+)
+
+
 def _projector_css() -> str:
     """The style element of projector mode, written from the two tables above.
 
@@ -297,7 +305,9 @@ def _projector_css() -> str:
     """
     hidden = "\n".join(f"{selector} {{ display: none !important; }}" for selector, __ in PROJECTOR_HIDDEN)
     sizes = "\n".join(f"{selector} {{ {prop}: {value} !important; }}" for selector, prop, value in PROJECTOR_SIZES)
-    return f'<span class="attn-projector"></span>\n<style>\n{hidden}\n{sizes}\n</style>'
+    narrow = " ".join(f"{selector} {{ {prop}: {value} !important; }}" for selector, prop, value in PROJECTOR_NARROW)
+    return (f'<span class="attn-projector"></span>\n<style>\n{hidden}\n{sizes}\n'
+            f"@media (max-width: 640px) {{ {narrow} }}\n</style>")
 
 
 PROJECTOR_CSS = _projector_css()

@@ -13,7 +13,7 @@ from attn_lang import _, current_language, number
 from attn_ui.figures import maps
 from attn_ui.figures.layout import LAB, MapStyle, download_config, with_min_fonts
 from attn_ui.figures.plotly_fast import ReadyFigure, label_box
-from attn_ui.widgets import projector
+from attn_ui.widgets import projector, state
 from attn_ui.widgets.access import weights_table_expander
 from attn_ui.words.explain import (
     KPI_HELP,
@@ -161,9 +161,27 @@ def selected_row(length: int, fallback: int | None = None) -> int | None:
     return fallback if fallback is not None and 0 <= fallback < length else None
 
 
-def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True) -> None:
+PICKER_FROM = 9  # words from which the Lab offers a row picker: a phone's cells of 9 words are 30 px, of 16 words 16 px
+
+
+def _row_picked() -> None:
+    st.session_state[state.PICKED_KEY] = st.session_state.get(state.PICK_KEY)
+
+
+def row_picker(result: Result, row: int | None) -> None:
+    """A long sentence's rows by name, for a thumb that cannot hit a 16 px cell: picking one is a click on its row."""
+    st.session_state[state.PICK_KEY] = row  # follows a click on the map, a link, Back
+    labels = result.labels
+    st.selectbox(_("Explain a row"), range(len(labels)), key=state.PICK_KEY, on_change=_row_picked,
+                 placeholder=_("Pick a row"),
+                 format_func=lambda index: _("{number} · {word}", number=index + 1, word=labels[index]))
+
+
+def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sentence: bool = True,
+                    picker: bool = False) -> None:
     """The map of the head in view, clickable by row, with a line on the selected row and, unless `sentence` is
-    False (a projected scene, whose answer already says it), the sentence that explains that row."""
+    False (a projected scene, whose answer already says it), the sentence that explains that row. `picker`: the Lab,
+    which offers a long sentence's rows in a list too."""
     spec, summary, phone, cut = _drawn_map(_result=result, settings=result.settings, row=row, style=style,
                                            lang=current_language())
     if phone:  # a container that only carries its name, which sizes the map on a phone (look.PHONE_MAP_CSS)
@@ -176,10 +194,15 @@ def attention_panel(result: Result, row: int | None, style: MapStyle = LAB, sent
         st.caption(cut)
     elif cut and label_box(cut.replace("*", "").replace("\\", ""), PROJECTOR_BODY_PX)[0] <= PROJECTOR_LINE_ROOM:
         st.markdown(cut)  # a caption is hidden in projector mode; body text there, if it keeps the Lab on one screen
+    long = picker and len(result.tokens) >= PICKER_FROM and not projector.is_on()
     with st.container(key="map-row"):  # on a phone it stays in view under the pinned map (look.py)
+        if long:
+            row_picker(result, row)
         if row is not None:
             if sentence:
                 st.markdown(row_sentence(result, row))
+        elif long:
+            st.caption(_("Tap or click a cell, or pick a row above, to explain it."))
         else:
             st.caption(_("Tap or click a cell to explain its row."))
     weights_table_expander(result)

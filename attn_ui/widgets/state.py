@@ -33,6 +33,8 @@ VIEW_STATE_KEY = "lab.view_keys"  # the view keys on screen (row, mode), kept li
 SEEN_KEY = "lab.map_seen"  # the map selection already applied, so an old selection never overrides a link
 DRAWN_KEY = "lab.causal"  # a widget every Lab run draws: absent means the last run was another page's
 MAP_KEY = "lab.map"
+PICK_KEY = "lab.row_pick"  # the row picker under a long sentence's map (panels.row_picker)
+PICKED_KEY = "lab.row_picked"  # a choice made in it, not yet applied: an event, like a click on the map
 VIEW_KEYS = ("row", "mode", "lang", "theme", "scene")  # the Lab's view-only keys: selected row, projector mode,
 # language, theme, the scene it came from
 
@@ -123,6 +125,10 @@ def picked_row(incoming: Incoming, length: int) -> tuple[int | None, list[str]]:
         st.session_state[SEEN_KEY] = selection
         picked = points[0].get("y") if points else None
         row = int(picked) if isinstance(picked, int | float) and 0 <= int(picked) < length else None
+    if PICKED_KEY in st.session_state:  # the row picker's choice: counts once, like a click
+        picked = st.session_state.pop(PICKED_KEY)
+        if not incoming.from_link:
+            row = picked if isinstance(picked, int) and 0 <= picked < length else None
     return row, ([note] if note and incoming.from_link else [])
 
 
