@@ -64,6 +64,8 @@ def _text(value: Any, formatter: Formatter | None) -> str:
         return INFINITE[value]
     if formatter is not None and isinstance(value, float):
         return formatter(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value, ",")  # 1,296 (1.296 in Spanish), as the text writes it
     return number(value) if isinstance(value, float) else str(value)
 
 
@@ -71,12 +73,14 @@ def _written(table: Mapping[str, Sequence[Any]], formatter: Formatter | None,
              options: dict[str, Any]) -> tuple[dict[str, Sequence[Any]], dict[str, Any]]:
     """The wide table as it may be drawn: in a language with a decimal comma, or with an infinite cell, a column of
     numbers is written as text (st.dataframe writes its numbers with a point, and −∞ as "-Infinity"), and its number
-    format goes; English keeps numbers, so they sort as numbers."""
+    format goes; English keeps numbers, so they sort as numbers. A column with a whole number of four digits or more
+    is text too, grouped as the page's text groups it (st.dataframe writes 1296, the text 1,296)."""
     comma = number(0.5) != "0.5"
     written, config = {}, dict(options.get("column_config") or {})
     for name, values in table.items():
         floats = [value for value in values if isinstance(value, float)]
-        if floats and (comma or any(math.isinf(value) for value in floats)):
+        large = any(isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1_000 for value in values)
+        if large or (floats and (comma or any(math.isinf(value) for value in floats))):
             written[name] = [_text(value, formatter) for value in values]
             config.pop(name, None)
         else:

@@ -252,6 +252,10 @@ def cost_counts(result: Result) -> str:
     if sizes["heads"] > 1:
         items.append(_("One wide head: Q @ Kᵀ takes 1 × 2 × {length} × {d_model} × {length} = {scores:,} too, so "
                        "the table's first two columns come to the same totals.", scores=wide.score_flops, **sizes))
+        copies = lessons.full_copies_cost(sizes["length"], sizes["d_model"], sizes["heads"], sizes["d_in"])
+        items.append(_("The last column is what no model does: every one of the {heads} heads with a full-width copy "
+                       "of W_q, W_k, W_v and W_o ({heads} × {one:,} = {weights:,} weights).", one=wide.parameters,
+                       weights=copies.parameters, **sizes))
     return "\n".join((lead, "", *(f"- {item}" for item in items)))
 
 

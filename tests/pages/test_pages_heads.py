@@ -122,8 +122,12 @@ def test_cost_counter_shows_equal_cost_for_h_heads_and_one_wide_head(heads_page)
                            "FLOPs, 4 heads": f"{flops:,}", "FLOPs, 1 wide head": f"{flops:,}"}
     assert (params, flops) == (252, 4752)
     table = at.dataframe[1].value
-    assert list(table["4 heads of width 3"]) == list(table["1 head of width 12"]) == [252, 1296, 864, 864, 1728, 4752]
-    assert list(table["4 full-width copies"]) == [1008, 5184, 3456, 3456, 6912, 19008]
+    # whole numbers of four digits are grouped as the text groups them (st.dataframe would write 1296 beside 1,296)
+    assert list(table["4 heads of width 3"]) == list(table["1 head of width 12"]) == [
+        "252", "1,296", "864", "864", "1,728", "4,752"]
+    assert list(table["4 full-width copies"]) == ["1,008", "5,184", "3,456", "3,456", "6,912", "19,008"]
+    assert "The last column is what no model does: every one of the 4 heads with a full-width copy" in texts(at)
+    assert "(4 × 252 = 1,008 weights)" in texts(at)
     shown = texts(at)
     assert "d = 768, h = 12, d_head = 768 / 12 = 64" in shown
     assert "2,359,296 weights" in shown and "8.05 GFLOPs" in shown
