@@ -23,14 +23,14 @@ WHY = Question(
     prompt=N_("A next-token model at position t is trained to output word t + 1. "
     "Why must it be kept from attending to positions after t?"),
     options=(
-        Option(N_("Attending to later words makes each training step slower."),
+        Option(N_("Reading the later words makes each training step slower, so training would take far too long."),
                N_("Speed is not the reason: the mask does not even make attention cheaper, the full table of "
                   "scores is still computed.")),
-        Option(N_("Later words carry less meaning, so they only add noise."),
+        Option(N_("Later words carry less meaning than earlier ones, so attending to them only adds noise."),
                N_("Later words are not weaker; the trouble is that they are too useful, because they contain "
                   "the very word being predicted.")),
-        Option(N_("It would copy the answer from the later words during training, and those words do not "
-                  "exist yet when it writes text.")),
+        Option(N_("It would copy the answer from the later words in training, and they do not exist yet when "
+                  "it writes text.")),
     ),
     answer=2,
     explanation=N_("Training shows the model a whole sentence at once, so without a mask the word it must "
@@ -173,12 +173,13 @@ NEG_INF = Question(
     "*after* it?"),
     options=(
         Option(N_("The softmax then leaves the later words out entirely: each row adds up to 1 and no earlier "
-                  "output depends on them. Zeroing afterwards leaves rows below 1 that still depend on them.")),
+                  "output depends on them.")),
         Option(N_("Both routes are equally safe: a zeroed weight passes nothing on, so no later word can "
                   "change an earlier output."),
                N_("The zeroed weights pass nothing on, but the weights that are kept were divided by a sum "
                   "that counted the later words. Change a later word and the earlier rows move.")),
-        Option(N_("The two routes give different weights even when each row is divided by its new sum."),
+        Option(N_("The two routes give different weights even when each row is divided by its new sum: a "
+                  "softmax cannot be undone."),
                N_("After that extra division both routes give identical weights; −∞ simply gets there in one "
                   "step.")),
     ),
@@ -209,9 +210,10 @@ NO_LEAK = Question(
     prompt=N_("With the causal mask on, the values of the later words are still inside V. "
     "Why does nothing leak from them?"),
     options=(
-        Option(N_("The mask also removes the later rows of V."),
+        Option(N_("The mask also removes the later rows of V, so each output is built from the earlier values "
+                  "alone."),
                N_("V keeps all its rows: the last word needs every value, its own included.")),
-        Option(N_("The softmax shrinks those values towards 0."),
+        Option(N_("The softmax shrinks those values towards 0, so what they add to each output is tiny."),
                N_("The softmax acts on the scores, never on the values; V is left as it is.")),
         Option(N_("Their weights are exactly 0, so they add 0 × v = 0 to each earlier word’s output.")),
     ),

@@ -28,11 +28,10 @@ RESCALE = Question(
     prompt=N_("While training, dropout sets a share p of the attention weights to 0. "
     "Why are the surviving weights multiplied by 1/(1 − p)?"),
     options=(
-        Option(N_("So each row still sums to about 1 on average, and training outputs have the size "
-                  "inference outputs have.")),
-        Option(N_("So every row sums to exactly 1 after every dropout step."),
+        Option(N_("So each row still sums to about 1 on average, as rows do at inference.")),
+        Option(N_("So every row sums to exactly 1 after every dropout step, as the softmax left it."),
                N_("A row’s sum wobbles with the random pattern of each step; only its average is 1.")),
-        Option(N_("So the dropped weights can be put back at inference."),
+        Option(N_("So the dropped weights can be put back at inference, when the full rows are needed."),
                N_("Nothing is put back: at inference dropout is simply switched off.")),
     ),
     answer=0,

@@ -143,13 +143,12 @@ DIVIDE = Question(
     section="heads",
     prompt=N_("Why must the number of heads h divide d_model?"),
     options=(
-        Option(N_("Each head needs its own full copy of all d_model numbers."),
+        Option(N_("Each head needs its own full copy of all d_model numbers, so W_Q is h times wider."),
                N_("Heads do not get copies: W_Q, W_K and W_V keep their size and the heads share their "
                   "columns.")),
-        Option(N_("Otherwise the softmax rows of some heads would not add up to 1."),
+        Option(N_("Otherwise some heads would be narrower, and their softmax rows would not add up to 1."),
                N_("Every head’s softmax is normalised on its own, whatever its width.")),
-        Option(N_("The width is cut into h equal slices of d_model / h numbers, and a slice cannot hold a "
-                  "fraction of a number.")),
+        Option(N_("The width is cut into h equal slices, and a slice cannot hold a fraction of a number.")),
     ),
     answer=2,
     explanation=N_("Multi-head attention adds no width: it reshapes the d_model columns of Q, K and V into h "
@@ -175,11 +174,10 @@ BUY = Question(
     options=(
         Option(N_("Better accuracy, paid for with h times as many weights in W_Q, W_K and W_V."),
                N_("W_Q, W_K and W_V keep the same size whatever h is: the heads share their columns.")),
-        Option(N_("A longer context for the same memory."),
+        Option(N_("A longer context for the same memory, since each head scores a narrower slice."),
                N_("Heads do nothing for the context length; the score tensor even holds one T × T map per "
                   "head.")),
-        Option(N_("Several different attention patterns at once, for about the same arithmetic and the same "
-                  "number of weights as one full-width head.")),
+        Option(N_("Several different attention patterns at once, for about the price of one full-width head.")),
     ),
     answer=2,
     explanation=N_("One head has one way of judging relevance. Cutting the width into h slices gives h heads, "
@@ -207,8 +205,7 @@ WHOLE_WORD = Question(
     options=(
         Option(N_("Yes: head 1 reads input numbers 1 and 2 of each word, head 2 reads 3 and 4."),
                N_("The split is made after the projection, on Q, K and V, not on the word’s input numbers.")),
-        Option(N_("No: each column of Q = X @ W_Q mixes all of a word’s input numbers, so head 1 uses all "
-                  "of them.")),
+        Option(N_("No: each column of Q = X @ W_Q mixes all of a word’s input numbers.")),
     ),
     answer=1,
     explanation=N_("The split happens after the projection. Q = X @ W_Q builds every column of Q from every "
@@ -232,9 +229,9 @@ W_O = Question(
     "What lets every output number use both heads?"),
     options=(
         Option(N_("The output projection W_O: each output column mixes all concat columns.")),
-        Option(N_("The softmax, which runs over all heads together."),
+        Option(N_("The softmax: it runs over all heads together, so their weights mix."),
                N_("Each head has its own softmax; every head’s rows add up to 1 on their own.")),
-        Option(N_("Nothing: the heads stay apart to the end."),
+        Option(N_("Nothing: the heads stay apart to the end, each in its own columns."),
                N_("That is what happens if W_O is forgotten, and much of the point of many heads is lost.")),
     ),
     answer=0,

@@ -31,11 +31,11 @@ REACHES_ZERO = Question(
     section="training",
     prompt=N_("A model learns the toy language **without** the causal mask. Which of its losses falls close to zero?"),
     options=(
-        Option(N_("The training loss, and the held-out loss read in one pass: each position can read the next word.")),
-        Option(N_("The generating loss: the model writes perfect sentences."),
+        Option(N_("The training and held-out losses, read in one pass: each position sees the next word.")),
+        Option(N_("The generating loss: the model has learnt the grammar and writes perfect sentences."),
                N_("Generating, the next word does not exist yet, so there is nothing to copy: that loss ends above "
                   "chance, and the sentences fall apart.")),
-        Option(N_("None of them: without the mask it cannot learn."),
+        Option(N_("None of them: without the mask the scores are too noisy for it to learn."),
                N_("It learns fast, but it learns to copy the word to its right instead of predicting it.")),
     ),
     answer=0,
@@ -61,9 +61,10 @@ MASKED_GENERATING = Question(
     prompt=N_("Now **with** the causal mask. How does the generating loss end, next to the training loss?"),
     options=(
         Option(N_("About equal: both settle just above the language's true entropy.")),
-        Option(N_("Far above it, as without the mask."),
+        Option(N_("Far above it, as without the mask: generating is harder than reading."),
                N_("With the mask, a position cannot read a later word, so removing the later words changes nothing.")),
-        Option(N_("Far below it."), N_("The true entropy is a floor no model goes below on average; both sit on it.")),
+        Option(N_("Far below it: with the mask on, generating is easier than reading."),
+               N_("The true entropy is a floor no model goes below on average; both sit on it.")),
     ),
     answer=0,
     explanation=N_("With the mask each prediction already uses only the words before it, just as in "
@@ -90,8 +91,8 @@ LAYER_TWO = Question(
         Option(N_("On the token just before the current one (a previous-token head)."),
                N_("That pattern is what interpretability work often finds in the first layer; here the second "
                   "layer's weight on it stays small.")),
-        Option(N_("On the token right after the earlier copy of the current token (induction heads).")),
-        Option(N_("On the earlier copy of the current token itself."),
+        Option(N_("On the token after the earlier copy of the current token (induction heads).")),
+        Option(N_("On the earlier copy of the current token itself, where it last appeared."),
                N_("That is the first layer's trick in this run; the second layer reads one position further on.")),
     ),
     answer=1,
@@ -116,10 +117,10 @@ SILENCED = Question(
     prompt=N_("Silencing a head sets its output to zero. Silencing which head sends the loss on the repeat back "
     "to about chance?"),
     options=(
-        Option(N_("A head that looks at the token just before the current one."),
+        Option(N_("A previous-token head, which looks at the token just before the current one."),
                N_("No head of this run became a previous-token head; their scores stay small.")),
         Option(N_("The first-layer head that looks at the earlier copy of the current token.")),
-        Option(N_("None: the other heads take over."),
+        Option(N_("None: the other heads take over, so the loss on the repeat barely moves."),
                N_("Silence that first-layer head and the repeat loss climbs back to about chance: the second "
                   "layer had nothing to read.")),
     ),
@@ -147,9 +148,10 @@ DROPOUT_GAP = Question(
     "weights do to the gap between its training loss and its held-out loss?"),
     options=(
         Option(N_("It narrows the gap, but the gap stays wide.")),
-        Option(N_("It closes the gap."), N_("At this size there is too little text to learn the grammar from; "
-                                        "dropout cannot make up for it.")),
-        Option(N_("It widens the gap."), N_("The held-out loss goes down with dropout here, not up.")),
+        Option(N_("It closes the gap: both losses end up level."),
+               N_("At this size there is too little text to learn the grammar from; dropout cannot make up for it.")),
+        Option(N_("It widens the gap: the held-out loss goes up."),
+               N_("The held-out loss goes down with dropout here, not up.")),
     ),
     answer=0,
     explanation=N_("Dropout keeps the model from leaning on single attention weights, so it memorises a little "
