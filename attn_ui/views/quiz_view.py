@@ -109,14 +109,23 @@ def overall_score() -> None:
                  "here tomorrow too.", done=done, total=len(lessons)))
 
 
+RESET_MENU_KEY = "quiz.reset.menu"
+
+
+def _clear(chosen: tuple = QUESTIONS) -> None:
+    """Clear, then close the menu: its work is done, and the Undo it leaves is beside it."""
+    reset(chosen)
+    st.session_state[RESET_MENU_KEY] = False
+
+
 def reset_controls(section: Section) -> None:
-    with st.popover(_("Start again"), icon=":material/restart_alt:"):
+    with st.popover(_("Start again"), icon=":material/restart_alt:", key=RESET_MENU_KEY, on_change="rerun"):
         st.markdown(_("Clear the answers, skips and scores of this section or of all, here and in this browser's "
                       "saved progress (the lessons ask some of these questions too). Changed your mind? Undo, or the "
                       "browser's Back button, brings them back."))
-        st.button(_("Clear “{section}”", section=_(section.title)), key="quiz.reset.section", on_click=reset,
+        st.button(_("Clear “{section}”", section=_(section.title)), key="quiz.reset.section", on_click=_clear,
                   args=(in_section(section.id),))
-        st.button(_("Clear every section"), key="quiz.reset.all", on_click=reset, type="primary")
+        st.button(_("Clear every section"), key="quiz.reset.all", on_click=_clear, type="primary")
     if questions.can_undo_reset():
         st.button(_("Undo: bring back the answers just cleared"), key="quiz.reset.undo", icon=":material/undo:",
                   on_click=questions.undo_reset)

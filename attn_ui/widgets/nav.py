@@ -27,6 +27,7 @@ PAGES = (
     ("pages/8_Check_yourself.py", N_("Check yourself"), ":material/quiz:"),
     ("pages/9_Lecture_scenes.py", N_("Lecture scenes"), ":material/slideshow:"),
     ("pages/10_Class_poll.py", N_("Class poll"), ":material/how_to_vote:"),
+    ("pages/11_Your_lecture.py", N_("Your lecture"), ":material/co_present:"),
 )
 
 
@@ -50,12 +51,23 @@ def _links() -> None:
     one was right on the first try, a filled circle otherwise (not a tick, which reads as right; Check yourself says
     what the marks mean). No tooltip: a link that gained one between two runs stayed in the sidebar twice in
     Streamlit 1.67, a hidden copy first."""
+    answered, right = [], []
     for script, label, icon in menu_pages():
         asked = PAGE_QUESTIONS.get(script)
         done = questions.score(tuple(BY_ID[qid] for qid in asked)) if asked else None
         if done is not None and done.answered == done.total:
             icon = ":material/verified:" if done.right == done.total else ":material/radio_button_checked:"
+            short = label.split(" · ")[0] if label[:1].isdigit() else label  # "1", "Check yourself"
+            answered.append(short)
+            if done.right == done.total:
+                right.append(short)
         st.page_link(script, label=label, icon=icon)
+    # the marks in words, for a screen reader (Streamlit hides a link's icon from it) and for anyone who wonders
+    if right:
+        st.caption(_("Answered: {pages}. All right the first time: {right}.", pages=", ".join(answered),
+                     right=", ".join(right)))
+    elif answered:
+        st.caption(_("Answered: {pages}.", pages=", ".join(answered)))
 
 
 def sidebar_nav() -> None:

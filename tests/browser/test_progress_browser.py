@@ -151,6 +151,8 @@ def test_start_again_clears_the_saved_progress_and_undo_brings_it_back_and_garba
         harness.wait_for_app(page, timeout_ms=SLOW_MS)
         page.wait_for_timeout(400)
         assert saved(page) == {}
+        # its work done, the menu closes: the Undo it leaves is in view, not under it
+        assert not page.get_by_role("button", name="Clear every section").is_visible()
         page.get_by_role("button", name="Undo: bring back the answers just cleared").click()
         harness.wait_for_app(page, timeout_ms=SLOW_MS)
         page.wait_for_timeout(400)
