@@ -27,8 +27,9 @@ KEPT_SIGN = re.compile(f"[{chr(KEPT + 0x21)}-{chr(KEPT + 0x7E)}]")
 
 
 def formula(tex: str) -> str:
-    """A formula as HTML (already escaped): e^{0.34} -> e<sup>0.34</sup>, \\approx -> ≈."""
-    text = str(escape(tex))
+    """A formula as HTML (already escaped): e^{0.34} -> e<sup>0.34</sup>, \\approx -> ≈, TeX's decimal comma {,} -> a
+    comma."""
+    text = str(escape(tex.replace("{,}", ",")))
     for word, sign in TEX_WORDS.items():
         text = text.replace(word, sign)
     return POWER.sub(lambda found: f"<sup>{found[1] if found[1] is not None else found[2]}</sup>", text)

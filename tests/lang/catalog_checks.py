@@ -28,13 +28,25 @@ FIELD = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 
 
+TEX_COMMA = "{,}"  # TeX's decimal comma (a bare comma in a formula is punctuation, with a space after it)
+NUMBER_GROUP = re.compile(r"\{\d+(?:[.,]\d+)?\}")  # a TeX group holding only a number: $e^{0.34}$, $e^{0}$
+
+
+def _tex(text: str) -> str:
+    return text.replace(TEX_COMMA, ",")
+
+
 def fields(text: str) -> Counter:
-    return Counter(FIELD.findall(text))
+    """The placeholders of a message; a TeX group that holds only a number is a number, not a placeholder, so a
+    language may write its decimal sign in it ($e^{0{,}34}$)."""
+    return Counter(found for found in FIELD.findall(_tex(text)) if not NUMBER_GROUP.fullmatch(found))
 
 
 def numbers(text: str) -> Counter:
-    """The numbers written in a message outside its placeholders, with either decimal sign."""
-    return Counter(found.replace(",", ".") for found in DIGITS.findall(FIELD.sub(" ", text)))
+    """The numbers written in a message outside its placeholders (TeX number groups included), with either decimal
+    sign."""
+    outside = FIELD.sub(lambda found: found[0] if NUMBER_GROUP.fullmatch(found[0]) else " ", _tex(text))
+    return Counter(found.replace(",", ".") for found in DIGITS.findall(outside))
 
 
 def po_path(code: str) -> Path:

@@ -37,13 +37,6 @@ ALLOWED: dict[tuple[str, str], str] = {}
 
 # msgid's beginning -> (the text with a decimal point the msgstr keeps, why)
 FORCED: dict[str, tuple[tuple[str, ...], str]] = {
-    "A query row has the scores [0.34, 0.05, blocked]": (
-        ("$e^{0.34}$", "$e^{0.05}$"),
-        "LaTeX exponents: catalog_checks keeps every brace group of the msgid as written, so {0.34} cannot become "
-        "{0{,}34} until the English message writes its exponents another way"),
-    "A score of 0 does not block anything": (
-        ("$e^{0.34} + e^{0.05}",),
-        "LaTeX exponents, as above"),
     "\n**The row with nothing to look at.**": (
         ("versión 2.4", "la 2.5"),
         "PyTorch's version numbers, not decimals"),

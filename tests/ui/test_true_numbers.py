@@ -110,10 +110,7 @@ COSTED = [Settings(causal=causal, heads=heads) for causal, heads in itertools.pr
     Settings(d_model=24, heads=6), Settings(sentence="a b c d e f g h i j", d_model=8, heads=2)]
 # A decimal point where Spanish wants a comma: "0.34", "1.40", "50.3", "2.0001"; "1.296" (1,296 grouped) is fine
 SPANISH_POINT = re.compile(r"(?<![\w.,])(?:0\.\d+|\d+\.\d{1,2}(?!\d)|\d+\.\d{4,})")
-NOT_DECIMALS = {"lesson:EMPTY_ROW_HOW": ("2.4", "2.5"),  # PyTorch's version numbers are written so in Spanish too
-                # TeX exponents ($e^{0.34}$) that the catalog's placeholder check keeps as the English writes them
-                # (tests/lang/test_glossary.py's FORCED): they go once the msgids pass them as numbers
-                "quiz:pad-zero-trap:prompt": ("0.34", "0.05"), "quiz:pad-zero-trap:explanation": ("0.34", "0.05")}
+NOT_DECIMALS = {"lesson:EMPTY_ROW_HOW": ("2.4", "2.5")}  # PyTorch's version numbers are written so in Spanish too
 
 
 def _whole(text: str) -> int:
