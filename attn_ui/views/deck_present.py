@@ -18,7 +18,7 @@ from attn_lang import _, number
 from attn_ui.figures import layout, plotly_fast
 from attn_ui.views import live_view, scene_board, scene_nav
 from attn_ui.widgets import projector, state
-from attn_ui.widgets.panels import attention_panel, chart, legend, table
+from attn_ui.widgets.panels import attention_panel, chart, table
 from attn_ui.words import deck_words
 from attn_ui.words.escape import md_escape
 
@@ -81,14 +81,13 @@ def givens(scene: DeckScene, result: Result) -> None:
         st.markdown("\n".join(f"- {line}" for line in deck_words.state_lines(scene)))
 
 
-def board(scene: DeckScene, result: Result) -> None:
-    """The revealed board: the map, the row outlined (two maps for a "which" scene)."""
+def board(scene: DeckScene, result: Result, room: bool = False) -> None:
+    """The revealed board: the map, the row outlined (two maps for a "which" scene), drawn as a built-in scene's map
+    (scene_board's: `room`, a live room's answers share the page, makes a projected map shorter)."""
     if scene.ask == "which":
         _pair(scene, result, revealed=True)
         return
-    attention_panel(result, _row(scene), style=projector.map_style(projector.is_on(), scene=True),
-                    sentence=not projector.is_on())
-    legend(result)
+    scene_board.BOARDS["map"](scene, result, room)
 
 
 def present(deck: Deck, number: int, revealed: bool, back: callable, lecture: live_view.Host | None = None) -> None:
@@ -132,7 +131,7 @@ def present(deck: Deck, number: int, revealed: bool, back: callable, lecture: li
         projector.page_switch(in_menu=lecture is not None)  # under the story, as a built-in scene's: it covers nothing
     with shown.container(key="scene-panel"):
         if revealed:
-            board(scene, result)
+            board(scene, result, room=lecture is not None)
             if live_view.running(lecture):
                 live_view.count_board(lecture, revealed)  # nothing to see: the page follows a move made elsewhere
         else:
