@@ -277,7 +277,7 @@ PROJECTOR_SIZES = (
     # is at its left, the keys' title centred), so the controls' column keeps its height
     ('[data-testid="stColumn"]:has(.st-key-lab-pages)', "position", "relative"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "position", "absolute"),
-    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "top", "0"),
+    ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "top", "-0.6rem"),  # clear of the keys' words
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "right", "0"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "width", "auto"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "z-index", "3"),
@@ -288,8 +288,10 @@ PROJECTOR_SIZES = (
 )
 
 
-# on a phone the map fills its column's width: the corner it leaves on a wide screen is where the keys' title is, so
-# the page menu goes back into the flow, above the map, at the right
+# on a phone or a tablet the map fills its column's width: the corner it leaves on a wide screen is where the keys'
+# title is, so the page menu goes back into the flow, above the map, at the right (tests/browser/
+# test_controls_cover_browser.py measures from 320 to 1366 px)
+NARROW_PX = 1100  # up to a tablet held sideways; a projector's 1280 px keeps the corner
 PROJECTOR_NARROW = (
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "position", "static"),
     ('[data-testid="stLayoutWrapper"]:has(> .st-key-lab-pages)', "align-self", "flex-end"),
@@ -307,7 +309,7 @@ def _projector_css() -> str:
     sizes = "\n".join(f"{selector} {{ {prop}: {value} !important; }}" for selector, prop, value in PROJECTOR_SIZES)
     narrow = " ".join(f"{selector} {{ {prop}: {value} !important; }}" for selector, prop, value in PROJECTOR_NARROW)
     return (f'<span class="attn-projector"></span>\n<style>\n{hidden}\n{sizes}\n'
-            f"@media (max-width: 640px) {{ {narrow} }}\n</style>")
+            f"@media (max-width: {NARROW_PX}px) {{ {narrow} }}\n</style>")
 
 
 PROJECTOR_CSS = _projector_css()
