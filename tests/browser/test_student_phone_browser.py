@@ -114,7 +114,7 @@ TABLES = """() => [...document.querySelectorAll('[data-testid="stTable"], [data-
 
 
 @pytest.mark.parametrize(("path", "cells"), [
-    ("Many_heads?answer=b", ["4 full-width copies", "19008", "col 4 · head 2"]),  # answered: its concat table
+    ("Many_heads?answer=b", ["4 full-width copies", "19,008", "col 4 · head 2"]),  # answered: its concat table
     ("Shapes_and_memory", ["here, now", "(1, 4, 6, 6)", "(8, 12, 1024, 1024)"]),
     ("One_row_by_hand", ["v6", "weight × v6", "final weight"]),
 ])  # fmt: skip

@@ -89,6 +89,13 @@ def test_every_chart_text_reads_at_4_5_to_1_in_every_mode_and_theme(browser, ser
         for extra, path in views:
             visit(page, server, path + (("&" if "?" in path else "?") + extra if extra else ""))
             texts = settled_chart_texts(page)
+            if extra.startswith("theme=") and any(text["ratio"] < 4.5 for text in texts):
+                # a theme other than the device's: the upstream race of charts_follow_the_theme_by_a_reload_at_most
+                # (streamlit#13854), mended by what a student can do, one reload; printed for the record
+                print(f"{path} {extra}: charts kept the device's scheme; reloading once (streamlit#13854)")
+                page.reload()
+                harness.wait_for_app(page, timeout_ms=SLOW_MS, initial_wait_ms=0)
+                texts = settled_chart_texts(page)
             measured += len(texts)
             low = [f"{text['text']} {text['ratio']}:1 ({text['fill']})" for text in texts if text["ratio"] < 4.5]
             if low:
