@@ -18,6 +18,12 @@ def checked(at: AppTest) -> AppTest:
     return at
 
 
+def param(at: AppTest, key: str) -> str:
+    """An address key's value as the page left it (one value, whichever way AppTest holds it)."""
+    value = at.query_params[key]
+    return value[0] if isinstance(value, list) else value
+
+
 def run_lab(context: dict | None = None, **query: str) -> AppTest:
     """The Lab opened with these URL keys (and st.context values, such as the page's url), after its first run."""
     at = AppTest.from_file(APP, default_timeout=30)

@@ -315,13 +315,18 @@ def scene_question_id(number: int) -> str:
     return f"{SCENE_PREFIX}{number}"
 
 
+def numbered(question_id: str | None, prefix: str, most: int) -> int | None:
+    """The number of a question id written `<prefix><n>` with n from 1 to `most`, or None for any other id."""
+    text = question_id or ""
+    if not text.startswith(prefix):
+        return None
+    tail = text[len(prefix):]
+    return int(tail) if tail.isascii() and tail.isdigit() and 1 <= int(tail) <= most else None
+
+
 def scene_of(question_id: str | None) -> int | None:
     """The scene number of a lecture room's question id, or None for any other id."""
-    text = question_id or ""
-    if not text.startswith(SCENE_PREFIX):
-        return None
-    tail = text[len(SCENE_PREFIX):]
-    return int(tail) if tail.isascii() and tail.isdigit() and 1 <= int(tail) <= len(SCENES) else None
+    return numbered(question_id, SCENE_PREFIX, len(SCENES))
 
 
 def _bound(value: float | str, facts: Mapping[str, str]) -> float:

@@ -21,7 +21,7 @@ from attn_core import Settings, compute
 from attn_core.deck import MAX_SCENES, Deck, DeckError, DeckScene, deck_data, read_json
 from attn_lang import _
 from attn_ui.words import deck_words
-from attn_ui.words.live import PLAIN, Live, format_number, live_question, scene_of, scene_text
+from attn_ui.words.live import PLAIN, Live, format_number, live_question, numbered, scene_of, scene_text
 from attn_ui.words.scenes import SCENES
 
 DECK_PREFIX = "deck:"  # + the scene's number in the deck, from 1: a deck room's question ids
@@ -50,11 +50,7 @@ def deck_question_id(number: int) -> str:
 
 def deck_of(question_id: str | None) -> int | None:
     """The scene number of a deck room's question id, or None for any other id (a deck has at most MAX_SCENES)."""
-    text = question_id or ""
-    if not text.startswith(DECK_PREFIX):
-        return None
-    tail = text[len(DECK_PREFIX):]
-    return int(tail) if tail.isascii() and tail.isdigit() and 1 <= int(tail) <= MAX_SCENES else None
+    return numbered(question_id, DECK_PREFIX, MAX_SCENES)
 
 
 def scene_spec(scene: DeckScene) -> str:

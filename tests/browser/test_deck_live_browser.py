@@ -5,13 +5,12 @@ reveal with the answer the core computed; the discussion scene asks the phones n
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import fit
 import harness
 import pytest
+from live_steps import fits, press, wait_text
 
 from attn_core.deck import read_json, to_link
 from attn_poll import Poll, open_store
@@ -27,29 +26,6 @@ EXAMPLE = read_json((Path(__file__).resolve().parents[2] / "docs/decks/masks-wee
 def live_server(tmp_path_factory):
     with harness.server_with_database(tmp_path_factory.mktemp("deck-live"), "app.py") as (running, url):
         yield running, Poll(open_store(url))
-
-
-def wait_text(page, text: str, seconds: float) -> None:
-    start = time.monotonic()
-    main = '[data-testid="stMain"], main#phone'
-    while text not in (body := page.locator(main).first.inner_text() if page.locator(main).count() else ""):
-        if time.monotonic() - start > seconds:
-            raise AssertionError(f"{text!r} did not show within {seconds} s; the page shows: {body[:600]!r}")
-        page.wait_for_timeout(100)
-
-
-def press(page, key: str) -> None:
-    page.locator(f".st-key-{key} button").first.click()
-    harness.wait_for_app(page, timeout_ms=SLOW_MS)
-
-
-def fits(page, what: str) -> None:
-    if page.locator("main#phone").count():
-        wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
-        assert wide <= 0, f"{what}: {wide} px to scroll sideways"
-        return
-    wrong = fit.problems(fit.measure(page))
-    assert not wrong, f"{what}: {wrong}"
 
 
 def test_the_example_deck_runs_live_with_two_phones_each_in_its_language(browser, live_server):

@@ -15,9 +15,9 @@ from __future__ import annotations
 import time
 from urllib.parse import parse_qs, urlsplit
 
-import fit
 import harness
 import pytest
+from live_steps import fits, press, wait_text
 
 from attn_poll import Phase, Poll, open_store
 
@@ -31,31 +31,6 @@ FOLLOW_S = 4.0  # a move reaches a phone within 0.1 s (the room's check); the re
 def live_server(tmp_path_factory):
     with harness.server_with_database(tmp_path_factory.mktemp("live"), "app.py") as (running, url):
         yield running, Poll(open_store(url))
-
-
-def wait_text(page, text: str, seconds: float) -> float:
-    """Seconds until `text` shows in the page's main area; fails with what the page showed."""
-    start = time.monotonic()
-    main = '[data-testid="stMain"], main#phone'  # a Streamlit page's main, or the phone's page
-    while text not in (body := page.locator(main).first.inner_text() if page.locator(main).count() else ""):
-        if time.monotonic() - start > seconds:
-            raise AssertionError(f"{text!r} did not show within {seconds} s; the page shows: {body[:600]!r}")
-        page.wait_for_timeout(100)
-    return time.monotonic() - start
-
-
-def fits(page, what: str) -> None:
-    if page.locator("main#phone").count():  # the phone's page: one column, nothing sideways
-        wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
-        assert wide <= 0, f"{what}: {wide} px to scroll sideways"
-        return
-    wrong = fit.problems(fit.measure(page))
-    assert not wrong, f"{what}: {wrong}"
-
-
-def press(page, key: str) -> None:
-    page.locator(f".st-key-{key} button").first.click()
-    harness.wait_for_app(page, timeout_ms=SLOW_MS)
 
 
 def answer_number(phone, value: str) -> None:

@@ -16,11 +16,11 @@ phones at 390x844, each against a server of its own (`streamlit run app.py`).
 from __future__ import annotations
 
 import io
-import time
 from urllib.parse import parse_qs, urlsplit
 
 import harness
 import pytest
+from live_steps import wait_text
 
 from attn_poll import Phase, Poll, open_store
 
@@ -39,15 +39,6 @@ def hall(request, tmp_path_factory):
 
 def settle(page) -> None:
     harness.wait_for_app(page, timeout_ms=SLOW_MS)
-
-
-def wait_text(page, words: str, seconds: float = 10) -> None:
-    start = time.monotonic()
-    main = '[data-testid="stMain"], main#phone'  # a Streamlit page's main, or the phone's page
-    while words not in (body := page.locator(main).first.inner_text() if page.locator(main).count() else ""):
-        if time.monotonic() - start > seconds:
-            raise AssertionError(f"{words!r} did not show within {seconds} s; the page shows: {body[:600]!r}")
-        page.wait_for_timeout(100)
 
 
 def cookie(context, code: str) -> str:

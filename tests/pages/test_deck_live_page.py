@@ -12,8 +12,9 @@ from attn_core.settings import Settings
 from attn_poll import Phase
 from attn_ui.views import live_open
 from attn_ui.words import live
+from tests.apptest_helpers import checked as ok
 from tests.apptest_helpers import open_page as page
-from tests.apptest_helpers import texts
+from tests.apptest_helpers import param, texts
 from tests.asgi_client import Phone
 
 DECK_PAGE = "pages/11_Your_lecture.py"
@@ -25,14 +26,6 @@ DECK = Deck("Week 3", (
 ))
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def param(at: AppTest, key: str) -> str:
-    value = at.query_params[key]
-    return value[0] if isinstance(value, list) else value
 
 
 def go_live(deck: Deck = DECK) -> tuple[AppTest, str, str]:

@@ -12,22 +12,15 @@ from attn_poll import Phase
 from attn_ui.views import live_view, poll_view
 from attn_ui.words import live, live_room
 from attn_ui.words.scenes import SCENES, scene_words
+from tests.apptest_helpers import checked as ok
 from tests.apptest_helpers import open_page as page
-from tests.apptest_helpers import texts
+from tests.apptest_helpers import param, texts
 from tests.asgi_client import Phone
 
 SCENES_PAGE = "pages/9_Lecture_scenes.py"
 POLL_PAGE = "pages/10_Class_poll.py"
 
 
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def param(at: AppTest, key: str) -> str:
-    value = at.query_params[key]
-    return value[0] if isinstance(value, list) else value
 
 
 def go_live(**query: str) -> tuple[AppTest, str, str]:
