@@ -17,7 +17,8 @@ from attn_core.deck import Deck, DeckScene
 from attn_lang import _, number
 from attn_ui.figures import layout, plotly_fast
 from attn_ui.views import live_view, scene_board, scene_nav
-from attn_ui.widgets import projector, state
+from attn_ui.widgets import lang, projector, state, theme
+from attn_ui.widgets.lab_link import lab_button
 from attn_ui.widgets.panels import attention_panel, chart, table
 from attn_ui.words import deck_words
 from attn_ui.words.escape import md_escape
@@ -123,6 +124,9 @@ def present(deck: Deck, number: int, revealed: bool, back: callable, lecture: li
                 st.markdown(words.narration)
             if lecture is not None:  # the room's spread; once the lecture has ended, that it has
                 live_view.spread_or_end(lecture, revealed)
+            else:  # the scene's state to explore, as a built-in scene offers (the browser's Back returns here)
+                view = {**projector.view_keys(_row(scene), projector.is_on()), **lang.url_view(), **theme.url_view()}
+                lab_button(scene.settings, _("Open in the Lab"), **view)
         elif lecture is not None:  # the room's count under the question; its bars go under the givens
             live_view.count_board(lecture, revealed)
             live_view.spread(lecture, revealed, wide=False, chart=False)

@@ -78,6 +78,8 @@ def test_each_scene_asks_first_and_answers_on_next(number):
         assert f"**{got.value:,.{got.decimals}f}**" in revealed
     if scene.narration:
         assert scene.narration.split()[0] in revealed
+    links = [link.proto for link in asked.get("page_link") if link.proto.label == "Open in the Lab"]
+    assert links  # the scene's state, to explore
 
 
 def test_a_view_from_the_lab_becomes_a_scene_and_the_deck_goes_into_the_address():
