@@ -75,6 +75,7 @@ class Answer:
     options: tuple[str, ...] = ()  # a choice's options: words of the sentence, "yes"/"no", or "A"/"B"
     right: int | None = None  # the right option
     flipped: bool = False  # "which": the scene's own state is map B (its twin is A)
+    key: int | None = None  # "largest", "most": the 0-based key the row weighs most
 
     def is_right(self, guess: float | int) -> bool:
         """Is this guess (a number, or an option's index) right?"""
@@ -152,11 +153,11 @@ def answer(settings: Settings, kind: str, row: int | None = None, key: int | Non
             raise AskError(_("Row {row} has no weight left to look at: ask about another row.", row=query + 1))
         if kind == "largest":
             return Answer("number", float(weights[order[0]]), 2, SHADE_TOLERANCE, "shade", 0.0,
-                          _weight_high(settings), WEIGHT_STEP)
+                          _weight_high(settings), WEIGHT_STEP, key=int(order[0]))
         if length > 1 and weights[order[0]] - weights[order[1]] < TIE:
             raise AskError(_("Row {row}'s two largest weights are equal to two decimals: both words would be "
                              "right. Ask about another row or change the state.", row=query + 1))
-        return Answer("choice", options=result.labels, right=int(order[0]), why="choice")
+        return Answer("choice", options=result.labels, right=int(order[0]), why="choice", key=int(order[0]))
     if kind == "blocked":
         return _count(result.masked_cells, length * length)
     if kind == "padding":

@@ -81,7 +81,7 @@ def _controls(scene_id: int, scene: DeckScene, number: int, count: int) -> None:
                                                                          scene.narration))
 
 
-def _preview(scene: DeckScene, number: int) -> None:
+def _preview(scene: DeckScene) -> None:
     words = deck_words.scene_words(scene, state.cached_compute(scene.settings))
     st.markdown(_("**{title}**", title=words.title))
     st.markdown(words.question)
@@ -110,7 +110,7 @@ def scene_list() -> None:
             with controls:
                 _controls(scene_id, scene, number, len(current))
             with preview:
-                _preview(scene, number)
+                _preview(scene)
 
 
 def deck_tools() -> None:

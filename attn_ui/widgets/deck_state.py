@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
+from urllib.parse import parse_qsl
 
 import streamlit as st
 
@@ -92,8 +93,6 @@ def read_address() -> None:
 
 
 def _add(state: str, raw_row: str | None) -> None:
-    from urllib.parse import parse_qsl
-
     if len(scenes()) >= MAX_SCENES:
         note(_("The deck already has {most} scenes, as many as a deck may have: remove one to add this view.",
                most=MAX_SCENES))

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from attn_core import ROUTE_NAMES, Result, compute
-from attn_core.asks import ASKS, Answer
+from attn_core import ROUTE_NAMES, Result, Settings, compute
+from attn_core.asks import ASKS, SHADE_TOLERANCE, Answer
+from attn_core.asks import answer as true_answer
 from attn_core.deck import DeckScene
 from attn_lang import N_, _, _n, number
 from attn_ui.words.escape import md_escape
@@ -108,12 +109,10 @@ def _fields(scene: DeckScene, result: Result, answer: Answer) -> dict[str, str]:
     if answer.kind == "number" and answer.value is not None:
         fields["value"] = number(answer.value, f",.{answer.decimals}f")
         fields["tolerance"] = number(answer.tolerance, ".2f")
-    if scene.row is not None:
-        weights = result.weights[result.view_index, scene.row - 1]
-        top = int(weights.argmax())
-        fields.update(top_word=md_escape(labels[top]))
+    if answer.key is not None:  # the key the core found the row weighs most
+        fields.update(top_word=md_escape(labels[answer.key]))
         if scene.ask == "most":
-            fields["value"] = number(float(weights[top]), ".2f")
+            fields["value"] = number(float(result.weights[result.view_index, scene.row - 1, answer.key]), ".2f")
     if scene.ask == "future":
         fields["yes_no"] = _("Yes") if answer.right == 0 else _("No")
     if scene.ask == "which":
@@ -188,18 +187,13 @@ DERIVED = MappingProxyType({
 def kinds_markdown() -> str:
     """docs/lecture.md's table of question kinds, from the kinds themselves (tests/ui/test_deck_page.py keeps the
     docs equal to it)."""
-    from attn_core.asks import SHADE_TOLERANCE
-
     tolerance = {"count": "exact", "shade": f"± {SHADE_TOLERANCE:g}",
                  "rounded_sum": "± T × 0.005 × 1/(1 − p), rounded up to 0.01", "exact_rule": "one option",
                  "choice": "one option", "": "none"}
     lines = ["| `ask` | the picker says | true answer | right when | before the answer the board shows |",
              "|---|---|---|---|---|"]
-    from attn_core import Settings
-    from attn_core.asks import answer
-
     examples = {"row_sum": Settings(dropout=0.5)}
     for kind, (name, _title) in KINDS.items():
-        why = answer(examples.get(kind, Settings()), kind, 2, 1).why
+        why = true_answer(examples.get(kind, Settings()), kind, 2, 1).why
         lines.append(f"| `{kind}` | {name} | {DERIVED[kind]} | {tolerance[why]} | {GIVENS[ASKS[kind].givens]} |")
     return "\n".join(lines)

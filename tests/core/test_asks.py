@@ -42,6 +42,7 @@ def test_the_word_a_row_looks_at_most_is_its_largest_weight_and_the_only_right_o
         got = answer(LESSON, "most", row)
         weights = result.weights[0, row - 1]
         assert got.right == int(np.argmax(weights))
+        assert got.key == got.right == answer(LESSON, "largest", row).key  # the word the answers name
         assert [got.is_right(i) for i in range(6)].count(True) == 1
 
 
