@@ -8,7 +8,7 @@ from attn_core.query import read_choice, read_text_choice, read_word
 from attn_lang import N_, _
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, predict, projector, questions, state
+from attn_ui.widgets import controls, held, panels, predict, projector, questions, state
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words, training_words
@@ -47,8 +47,9 @@ labels = state.cached_compute(settings).labels
 st.markdown(_(mask_words.PROOF_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
 position = left.select_slider(_("Word to change"), range(2, len(labels) + 1), key="peek.position",
+                              **held.start("peek.position", options=range(2, len(labels) + 1)),
                               format_func=lambda pos: f"{pos}: {labels[pos - 1]}")
-swap = left.segmented_control(_("New word"), lessons.REPLACEMENTS, key="peek.swap", required=True)
+swap = held.one_of(_("New word"), lessons.REPLACEMENTS, key="peek.swap", place=left)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
 panels.chart(mask_charts.later_change_table(change), key="peek.change", config=layout.still_config(), place=right)
@@ -64,6 +65,7 @@ if told:
     st.markdown(_(mask_words.ROUTES_HOW))
 left, right = st.columns([1.2, 1], gap="medium")
 row = left.select_slider(_("Query row"), range(len(labels)), key="peek.row",
+                         **held.start("peek.row", options=range(len(labels))),
                          format_func=lambda r: f"{r + 1}: {labels[r]}")
 ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, query=row, scene=scene)
 if told:

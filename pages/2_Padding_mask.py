@@ -8,7 +8,7 @@ from attn_core.tokens import unique_labels
 from attn_lang import N_, _
 from attn_ui.figures import layout, mask_charts
 from attn_ui.figures.maps import attention_map
-from attn_ui.widgets import controls, panels, predict, questions, state
+from attn_ui.widgets import controls, held, panels, predict, questions, state
 from attn_ui.widgets.address import PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import mask_words
@@ -47,7 +47,8 @@ if fold is not None:  # answered or skipped: the map and the masks, which show t
 if predict.later_part(QUESTION, N_("One mask for the whole batch, and the row with nothing to look at")):
     st.markdown(_(mask_words.BATCH_HOW))
     left, right = st.columns(2, gap="medium")
-    short = left.slider(_("Words in sentence 2"), 1, 5, value=3, key="pad.short")
+    short = left.slider(_("Words in sentence 2"), 1, 5, key="pad.short",
+                        **held.start("pad.short", fallback=3, low=1, high=5, of=int))
     batch = lessons.two_sentence_batch(settings.sentence, short, causal)
     left.markdown(mask_words.batch_caption(batch))
     right.code(mask_words.batch_code(batch), language="python")

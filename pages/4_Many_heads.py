@@ -8,7 +8,7 @@ from attn_core.query import read_number_in_range
 from attn_lang import N_, _
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, predict, questions, state, tables
+from attn_ui.widgets import held, panels, predict, questions, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -26,8 +26,8 @@ st.markdown(_("One head has one way of deciding which words matter. Several head
               "*Viewing head*."))
 start = ADDRESS.start()
 panels.show_notes(start.notes)
-heads = st.segmented_control(_("Number of heads h"), [1, 2, 3, 4], key="heads.h", required=True)
-causal = st.toggle(_("Causal mask"), key="heads.causal")
+heads = held.one_of(_("Number of heads h"), [1, 2, 3, 4], key="heads.h")
+causal = st.toggle(_("Causal mask"), key="heads.causal", **held.start("heads.causal", of=bool))
 result = state.cached_compute(Settings(causal=causal, heads=heads))
 st.caption(_("d_head = d_model / h = {d_model} / {heads} = {d_head} columns per head.", d_model=result.settings.d_model,
              heads=heads, d_head=result.d_head))
@@ -61,7 +61,7 @@ st.markdown(head_words.cost_sentence(result))
 st.subheader(_("When h does not divide d_model"))
 d_model = result.settings.d_model
 tried = st.columns([1, 2])[0].number_input(_("Try a head count for d_model = {d_model}", d_model=d_model), 1, 24,
-                                               key="heads.try")
+                                               key="heads.try", **held.start("heads.try", low=1, high=24, of=int))
 ADDRESS.remember(result.settings, **{"try": tried})
 try:
     st.success(_("{d_model} / {tried} = {width}: every head gets whole columns.", d_model=d_model, tried=tried,

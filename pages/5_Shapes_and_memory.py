@@ -8,7 +8,7 @@ from attn_core.query import read_choice, read_number_in_range
 from attn_lang import N_, _, number
 from attn_ui.figures import head_charts as hf
 from attn_ui.figures.layout import download_config
-from attn_ui.widgets import panels, predict, questions, state, tables
+from attn_ui.widgets import held, panels, predict, questions, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -29,7 +29,7 @@ st.markdown(_("Real code never loops over heads. It projects once to the full wi
               "GPT-2's."))
 questions.inline_question("shapes-double-context")  # asked before the shapes, whose scores hold T twice
 batch = st.slider(_("Batch size B of the GPT-2 column (sentences processed together; *here, now* has one)"), 1, 64,
-                  key="shapes.batch")
+                  key="shapes.batch", **held.start("shapes.batch", low=1, high=64, of=int))
 tables.fitted_table(lessons.shape_table(result, batch), "shapes-path")
 st.caption(head_words.here_sentence(result))
 
@@ -42,6 +42,7 @@ if fold is not None:
         st.markdown(_("GPT-2 sizes: h = {heads}, one layer, the batch from the slider above. Slide T and read the "
                       "tiles.", heads=lessons.GPT2.heads))
         length = st.select_slider(_("Context length T"), lessons.CONTEXT_LENGTHS, key="shapes.t",
+                                  **held.start("shapes.t", options=lessons.CONTEXT_LENGTHS),
                                   format_func=lambda t: number(t, ","))
         panels.metric_tiles(head_words.memory_metrics(batch, lessons.GPT2.heads, length), columns=4)
         st.markdown(_("T appears twice, so twice the context means four times the memory."))

@@ -7,7 +7,7 @@ from attn_core.lessons import heads as lessons
 from attn_core.query import read_word
 from attn_core.tokens import unique_labels
 from attn_lang import N_, _
-from attn_ui.widgets import controls, panels, state, tables
+from attn_ui.widgets import controls, held, panels, state, tables
 from attn_ui.widgets.address import Extra, PageAddress
 from attn_ui.widgets.page import lesson_end, lesson_page, try_it
 from attn_ui.words import head_words
@@ -27,9 +27,8 @@ words = head_words.word_options(state.cached_compute(base))
 st.markdown(_("Pick a query word and a head; the tables below redo that one row of the map step by step, with the "
               "same numbers the Lab computed. The settings start from the Lab's; change the masks and dropout here."))
 word_col, head_col = st.columns([3, 1])
-query = word_col.segmented_control(_("Query word"), list(words), format_func=words.get, key="hand.word",
-                                   required=True, wrap=True)
-head = head_col.segmented_control(_("Head"), list(range(1, base.heads + 1)), key="hand.view", required=True) - 1
+query = held.one_of(_("Query word"), list(words), format_func=words.get, key="hand.word", place=word_col, wrap=True)
+head = held.one_of(_("Head"), list(range(1, base.heads + 1)), key="hand.view", place=head_col) - 1
 causal_col, dropout_col = st.columns([1, 3], vertical_alignment="center")
 with causal_col:
     causal = controls.causal_toggle("hand")

@@ -36,7 +36,7 @@ from attn_ui.figures.layout import download_config
 from attn_ui.figures.plotly_fast import ReadyFigure
 from attn_ui.quiz.bank import BY_ID
 from attn_ui.views.training_runs import LiveRun, RunView, run_board
-from attn_ui.widgets import address, panels, predict, questions
+from attn_ui.widgets import address, held, panels, predict, questions
 from attn_ui.widgets import projector as projector_mode
 from attn_ui.widgets.state import cached_training, history_navigation
 from attn_ui.words import training_results as results
@@ -110,23 +110,25 @@ def controls(choice: TrainChoice, folded: bool = False) -> TrainChoice:
 
 def _controls() -> TrainChoice:
     state = st.session_state
-    st.segmented_control(_(words.EXPERIMENT_LABEL), EXPERIMENTS, key="train.exp", required=True,
-                         format_func=lambda name: _(words.EXPERIMENT_NAMES[name]), on_change=_experiment_changed)
+    held.one_of(_(words.EXPERIMENT_LABEL), EXPERIMENTS, key="train.exp",
+                format_func=lambda name: _(words.EXPERIMENT_NAMES[name]), on_change=_experiment_changed)
     experiment = state["train.exp"]
     fewest, most, step = step_bounds(experiment, state.get("train.heads") or 2)
     with st.container(horizontal=True, gap="medium", key="train-switches"):
-        st.segmented_control(_(words.SETTINGS_LABELS["heads"]), HEAD_OPTIONS, key="train.heads", required=True,
-                             help=_(words.SETTINGS_HELP["heads"]))
+        labels, helps = words.SETTINGS_LABELS, words.SETTINGS_HELP
+        held.one_of(_(labels["heads"]), HEAD_OPTIONS, key="train.heads", help=_(helps["heads"]))
         if experiment == "heads":
-            st.segmented_control(_(words.SETTINGS_LABELS["layers"]), LAYER_OPTIONS, key="train.layers",
-                                 required=True, help=_(words.SETTINGS_HELP["layers"]))
+            held.one_of(_(labels["layers"]), LAYER_OPTIONS, key="train.layers", help=_(helps["layers"]))
         if experiment == "dropout":
             st.pills(_(words.SETTINGS_LABELS["rates"]), RATE_OPTIONS, selection_mode="multi", key="train.rates",
+                     **held.start("train.rates", "default", options=RATE_OPTIONS),
                      format_func=lambda p: number(p, "g"), help=_(words.SETTINGS_HELP["rates"]))
         state["train.steps"] = min(max(state.get("train.steps", fewest), fewest), most)
         st.slider(_(words.SETTINGS_LABELS["steps"]), fewest, most, step=step, key="train.steps",
+                  **held.start("train.steps", low=fewest, high=most, of=int),
                   help=_(words.SETTINGS_HELP["steps"]), width=260)
         st.number_input(_(words.SETTINGS_LABELS["seed"]), 0, SEED_LIMIT, step=1, key="train.seed",
+                        **held.start("train.seed", low=0, high=SEED_LIMIT, of=int),
                         help=_(words.SETTINGS_HELP["seed"]), width=130)
     rates = tuple(state.get("train.rates") or ()) or None
     chosen, notes = coerce(experiment, heads=state["train.heads"], layers=state.get("train.layers"), rates=rates,
@@ -158,7 +160,8 @@ def show_masked_switch(choice: TrainChoice, from_link: bool) -> bool:
         return True
     if from_link or "train.show" not in st.session_state:
         st.session_state["train.show"] = (projector_mode.url_value("show") or "").strip().lower() != "off"
-    return st.toggle(_(words.SHOW_MASKED), key="train.show", help=_(words.SHOW_MASKED_HELP))
+    return st.toggle(_(words.SHOW_MASKED), key="train.show", **held.start("train.show", of=bool),
+                     help=_(words.SHOW_MASKED_HELP))
 
 
 # --- the training panel ------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from attn_core import (
 from attn_core.settings import DROPOUT_STEP, FIELD_BY_NAME, FIELDS, MAX_SEED
 from attn_core.tokens import MAX_TOKENS, unique_labels
 from attn_lang import N_, _, _n, number
+from attn_ui.widgets import held
 from attn_ui.widgets.state import Incoming
 from attn_ui.words.escape import md_escape
 from attn_ui.words.explain import listed
@@ -48,13 +49,9 @@ def widget_key(namespace: str, field_name: str) -> str:
 # --- one builder per control -----------------------------------------------------------------------------
 
 
-def _initial(name: str, value: Any) -> dict[str, Any]:
-    """The widget's starting value, given only when the page has one (the Lab seeds session state instead)."""
-    return {} if value is None else {name: value}
-
-
 def causal_toggle(namespace: str, value: bool | None = None) -> bool:
-    return st.toggle(_("Causal mask"), key=widget_key(namespace, "causal"), **_initial("value", value),
+    return st.toggle(_("Causal mask"), key=widget_key(namespace, "causal"),
+                     **held.start(widget_key(namespace, "causal"), fallback=value, of=bool),
                      help=_("Block every key that comes after the query word."))
 
 
@@ -64,7 +61,9 @@ def pad_chips(namespace: str, labels: Sequence[str], default: Sequence[int] | No
     with N_, drawn as _(label)."""
     picked = st.pills(_(label), list(range(1, len(labels) + 1)), selection_mode="multi",
                       key=widget_key(namespace, "padded"), format_func=lambda pos: md_escape(labels[pos - 1]),
-                      wrap=True, **_initial("default", None if default is None else list(default)))
+                      wrap=True, **held.start(widget_key(namespace, "padded"), "default",
+                                              fallback=None if default is None else list(default),
+                                              options=range(1, len(labels) + 1)))
     return tuple(sorted(picked or ()))
 
 
@@ -76,17 +75,19 @@ def dropout_slider(namespace: str, value: float | None = None) -> float:
     """p on a slider whose values are written as the language writes numbers (0,10 in Spanish): a plain slider's
     printf format is applied in the browser and always writes a point."""
     return st.select_slider(_("Dropout p"), DROPOUT_CHOICES, key=widget_key(namespace, "dropout"),
-                            format_func=lambda p: number(p, ".2f"), **_initial("value", value))
+                            format_func=lambda p: number(p, ".2f"),
+                            **held.start(widget_key(namespace, "dropout"), fallback=value, options=DROPOUT_CHOICES))
 
 
 def training_toggle(namespace: str, value: bool | None = None) -> bool:
-    return st.toggle(_("Training"), key=widget_key(namespace, "training"), **_initial("value", value),
+    return st.toggle(_("Training"), key=widget_key(namespace, "training"),
+                     **held.start(widget_key(namespace, "training"), fallback=value, of=bool),
                      help=_("Dropout acts only while training; inference ignores p."))
 
 
 def rescale_toggle(namespace: str, value: bool | None = None) -> bool:
     return st.toggle(_("Rescale survivors by 1 / (1 − p)"), key=widget_key(namespace, "rescale"),
-                     **_initial("value", value))
+                     **held.start(widget_key(namespace, "rescale"), fallback=value, of=bool))
 
 
 def roll(namespace: str, start: int = 0) -> int:
@@ -174,8 +175,7 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], SentenceNot
             sentence = " ".join(tokenize(typed))
         except SettingsError as error:
             sentence_note = _("{error} The map keeps the previous sentence.", error=str(error))
-    raw = {name: state[widget_key(LAB, name)] if _drawn(name) else getattr(incoming.settings, name)
-           for name in LAB_FIELDS if name != "sentence"}
+    raw = {name: _read(name, incoming.settings) for name in LAB_FIELDS if name != "sentence"}
     raw["padded"] = tuple(raw["padded"] or ())
     settings, fixes = coerce_settings(sentence=sentence, **raw)
     padding_note = ""
@@ -197,6 +197,13 @@ def _prepare_state(incoming: Incoming) -> tuple[Settings, list[str], SentenceNot
     return settings, fixes, SentenceNotes(sentence_note, padding_note)
 
 
+def _read(name: str, settings: Settings) -> object:
+    """A field as its widget holds it; the session's value when the widget is not drawn, or when a client sent it
+    empty (None: no widget of the Lab can be unset by a click, so it is the last value that stands)."""
+    value = st.session_state[widget_key(LAB, name)] if _drawn(name) else None
+    return getattr(settings, name) if value is None else value
+
+
 @dataclass(frozen=True)
 class SentenceNotes:
     """What is said right under the sentence box: a sentence refused (a warning), where the padding went."""
@@ -212,17 +219,14 @@ def lab_controls(incoming: Incoming) -> tuple[Settings, list[str]]:
 
     causal_toggle(LAB)
     head_options = [h for h in valid_head_counts(settings.d_model) if h <= MAX_HEADS_SHOWN]
-    st.segmented_control(
-        _("Heads"), head_options, key=widget_key(LAB, "heads"), required=True, wrap=True,
+    held.one_of(
+        _("Heads"), head_options, key=widget_key(LAB, "heads"), fallback=settings.heads, wrap=True,
         help=f"d_head = d_model / heads = {settings.d_model} / {settings.heads} = {settings.d_head}",
     )
     st.caption(_("d_head = {d_model} / {heads} = **{d_head}** per head", d_model=settings.d_model,
                  heads=settings.heads, d_head=settings.d_head))
     if settings.heads > 1:
-        st.segmented_control(
-            _("Viewing head"), list(range(1, settings.heads + 1)), key=widget_key(LAB, "view"), required=True,
-            wrap=True,
-        )
+        held.one_of(_("Viewing head"), list(range(1, settings.heads + 1)), key=widget_key(LAB, "view"), wrap=True)
     dropout_controls(LAB, offer_rescale=True)  # the rescale try-it needs no trip into "More"
     if not settings.training and settings.dropout > 0:
         st.caption(_("Inference: dropout is off, so p = {p:.2f} is ignored.", p=settings.dropout))
@@ -240,13 +244,16 @@ def advanced_controls(sentence_note: SentenceNotes = SentenceNotes()) -> None:
         return
     with more:
         # no max_chars: the browser would drop a longer paste without a word; the server says why it refuses it
-        st.text_input(_("Sentence (1 to {most} words)", most=MAX_TOKENS), key=widget_key(LAB, "sentence"))
+        st.text_input(_("Sentence (1 to {most} words)", most=MAX_TOKENS), key=widget_key(LAB, "sentence"),
+                      **held.start(widget_key(LAB, "sentence"), of=str))
         if sentence_note.refused:  # right under the box, not in the notes above the map: a phone would not show it
             st.warning(sentence_note.refused, icon=":material/info:")
         if sentence_note.padding:
             st.info(sentence_note.padding, icon=":material/space_bar:")
-        st.segmented_control("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"), required=True)
+        held.one_of("d_model", list(SUPPORTED_D_MODEL), key=widget_key(LAB, "d_model"))
         # the names in this run's language, looked up now: a test harness formats the value again outside the run
         names = {route: _(ROUTE_NAMES[route]) for route in ROUTES}
-        st.selectbox(_("Masking route"), ROUTES, key=widget_key(LAB, "route"), format_func=names.__getitem__)
-        st.number_input(_("Seed of W_q, W_k, W_v, W_o"), 0, MAX_SEED, step=1, key=widget_key(LAB, "seed"))
+        st.selectbox(_("Masking route"), ROUTES, key=widget_key(LAB, "route"), format_func=names.__getitem__,
+                     **held.index(widget_key(LAB, "route"), ROUTES))
+        st.number_input(_("Seed of W_q, W_k, W_v, W_o"), 0, MAX_SEED, step=1, key=widget_key(LAB, "seed"),
+                        **held.start(widget_key(LAB, "seed"), low=0, high=MAX_SEED, of=int))

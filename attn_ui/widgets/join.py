@@ -20,7 +20,7 @@ from attn_lang import _
 from attn_poll.codes import normalise_room_code
 from attn_poll.errors import PollError
 from attn_poll.qr import qr_png
-from attn_ui.widgets import lang
+from attn_ui.widgets import held, lang
 
 ROOM_KEY = "poll.room"
 SHOW_KEY = "poll.showjoin"
@@ -91,7 +91,7 @@ def join_switch() -> None:
     if link is None:
         return
     st.session_state[SWITCH_KEY] = bool(st.session_state.get(SHOW_KEY, False))
-    st.toggle(_("Show the poll's join code"), key=SWITCH_KEY, on_change=_keep_choice,
+    st.toggle(_("Show the poll's join code"), key=SWITCH_KEY, **held.start(SWITCH_KEY, of=bool), on_change=_keep_choice,
               help=_("The QR code and link of the class poll room you opened, for late arrivals."))
     if st.session_state[SWITCH_KEY]:
         join_card(link)

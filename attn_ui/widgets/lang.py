@@ -19,6 +19,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from attn_core.query import quoted
 from attn_lang import DEFAULT, N_, _, language_for, set_language_source, supported
 from attn_lang.languages import language
+from attn_ui.widgets import held
 from attn_ui.widgets.marks import follow_mark_script
 
 LANG_KEY = "app.lang"
@@ -110,5 +111,6 @@ def menu(key: str = MENU_KEY) -> None:
     """The language menu: each language by its own name. Changing it keeps everything else on the page."""
     codes = supported()
     st.session_state[key] = st.session_state.get(LANG_KEY, DEFAULT)
-    st.selectbox(_("Language"), codes, key=key, format_func=lambda code: language(code).name, on_change=_picked,
+    st.selectbox(_("Language"), codes, key=key, **held.index(key, codes),
+                 format_func=lambda code: language(code).name, on_change=_picked,
                  help=_("The app's language on this device. Everyone in a room may choose their own."))

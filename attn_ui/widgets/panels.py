@@ -13,7 +13,7 @@ from attn_lang import _, current_language, number
 from attn_ui.figures import maps
 from attn_ui.figures.layout import LAB, MapStyle, download_config, with_min_fonts
 from attn_ui.figures.plotly_fast import ReadyFigure, label_box
-from attn_ui.widgets import projector, state
+from attn_ui.widgets import held, projector, state
 from attn_ui.widgets.access import weights_table_expander
 from attn_ui.words.explain import (
     KPI_HELP,
@@ -173,6 +173,7 @@ def row_picker(result: Result, row: int | None) -> None:
     st.session_state[state.PICK_KEY] = row  # follows a click on the map, a link, Back
     labels = result.labels
     st.selectbox(_("Explain a row"), range(len(labels)), key=state.PICK_KEY, on_change=_row_picked,
+                 **held.index(state.PICK_KEY, range(len(labels)), fallback=None),
                  placeholder=_("Pick a row"),
                  format_func=lambda index: _("{number} · {word}", number=index + 1, word=labels[index]))
 

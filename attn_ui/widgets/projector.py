@@ -13,7 +13,7 @@ import streamlit as st
 
 from attn_lang import _
 from attn_ui.figures import layout
-from attn_ui.widgets import lang, look, nav, theme
+from attn_ui.widgets import held, lang, look, nav, theme
 
 PROJECTOR = "projector"  # the value of the URL key `mode`
 SWITCH_KEY = "lab.projector"  # the Lab's projector switch
@@ -72,7 +72,7 @@ def whole_page_follows(on: bool) -> None:
 
 def projector_switch(key: str = SWITCH_KEY) -> None:
     """The switch. Every switch writes the app-wide mode and the URL at once."""
-    st.toggle(_("Projector mode"), key=key,
+    st.toggle(_("Projector mode"), key=key, **held.start(key, of=bool),
               help=_("Large text, maps and tiles for a lecture hall; hides the explanations."),
               on_change=_write_mode, args=(key,))
 

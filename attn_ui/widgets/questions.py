@@ -39,6 +39,7 @@ from attn_core.query import read_answers, write_answers
 from attn_lang import _
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, VERSION_NAMES
 from attn_ui.quiz.model import Question, Tally, feedback, is_complete, is_right, normalise, said, tally
+from attn_ui.widgets import held
 from attn_ui.widgets.lab_link import lab_button
 
 ANSWERS_KEY = "quiz.answers"
@@ -250,10 +251,11 @@ def _restore(question: Question) -> None:
 def _choice(question: Question, label: str) -> None:
     key, options = widget_key(question), list(range(len(question.options)))
     if question.kind == "code":
-        value = st.radio(label, options, key=key, index=None, horizontal=True,
+        value = st.radio(label, options, key=key, **held.index(key, options, fallback=None), horizontal=True,
                          format_func=lambda i: _(VERSION_NAMES[i]), label_visibility="collapsed")
     else:
-        value = st.radio(label, options, key=key, index=None, format_func=lambda i: said(question.options[i].text),
+        value = st.radio(label, options, key=key, **held.index(key, options, fallback=None),
+                         format_func=lambda i: said(question.options[i].text),
                          label_visibility="collapsed")
     record(question, value)
 

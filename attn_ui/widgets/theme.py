@@ -25,6 +25,7 @@ import streamlit as st
 
 from attn_core.query import quoted
 from attn_lang import N_, _
+from attn_ui.widgets import held
 from attn_ui.widgets.marks import follow_mark_script
 
 URL_KEY = "theme"
@@ -128,6 +129,6 @@ def menu(key: str = MENU_KEY) -> None:
     """Light, Dark or System (the device's setting), kept in the address like the language."""
     picked = st.session_state.get(PICKED_KEY)
     st.session_state[key] = picked if picked in THEMES else SYSTEM
-    st.segmented_control(_("Theme"), THEMES, key=key, required=True, format_func=lambda name: _(NAMES[name]),
+    held.one_of(_("Theme"), THEMES, key=key, format_func=lambda name: _(NAMES[name]),
                          on_change=_picked, args=(key,),
                          help=_("Light or dark colours on this device; System follows the device's own setting."))

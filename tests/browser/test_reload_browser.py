@@ -67,7 +67,9 @@ def shown(page) -> dict:
         "switches": [s.is_checked() for s in main.get_by_role("switch").all()],
         "segments": [g.locator('[role="radio"][aria-checked="true"]').all_inner_texts()
                      for g in main.get_by_role("radiogroup").all()],
-        "sliders": [s.get_attribute("aria-valuenow") for s in main.get_by_role("slider").all()],
+        "sliders": [s.input_value() for s in main.locator('input[type="range"]').all()],  # Streamlit's slider: an
+        # input of type range, its value the slider's (it carries no aria-valuenow)
+        "thumbs": main.locator('[data-testid="stSliderThumbValue"]').all_inner_texts(),  # the numbers they show
         "metrics": harness.metrics(page),
         "text": main.inner_text(),
     }
