@@ -20,6 +20,7 @@ if __name__ == "__main__":  # a page view; imported to find `app`, the file need
 
 @st.fragment
 def lab() -> None:
+    progress.waiting_lab()  # a saved Lab that arrived while the address held Lab keys: a link's state wins
     incoming = state.current_settings()
     on = projector.projector_on()
     projector.whole_page_follows(on)

@@ -19,7 +19,7 @@ from attn_lang import N_, _
 from attn_ui.quiz.bank import BY_ID, QUESTIONS, SECTION_BY_ID, SECTIONS, in_section
 from attn_ui.quiz.model import Section
 from attn_ui.quiz.pages import PAGE_QUESTIONS
-from attn_ui.widgets import address, questions
+from attn_ui.widgets import address, held, questions
 from attn_ui.widgets.questions import render_question, reset, score
 from attn_ui.widgets.state import history_navigation
 
@@ -78,10 +78,8 @@ def section_picker() -> Section:
     The button labels stay fixed: the browser sends back the label of the chosen button, so a label that
     changed with the score would no longer match and the choice would be lost."""
     stored = st.session_state.get(SECTION_KEY, SECTIONS[0].id)
-    if st.session_state.get(PICKER_KEY) not in SECTION_BY_ID:
-        st.session_state[PICKER_KEY] = stored
-    chosen = st.segmented_control(
-        _("Section"), [s.id for s in SECTIONS], key=PICKER_KEY, required=True,
+    chosen = held.one_of(
+        _("Section"), [s.id for s in SECTIONS], key=PICKER_KEY, fallback=stored,
         format_func=lambda sid: _(SECTION_BY_ID[sid].title), width="stretch",
     )
     st.session_state[SECTION_KEY] = chosen
@@ -110,16 +108,20 @@ def overall_score() -> None:
 
 
 RESET_MENU_KEY = "quiz.reset.menu"
+RESET_ROUND_KEY = "quiz.reset.round"  # counts the clears: each one draws the menu anew, closed
 
 
 def _clear(chosen: tuple = QUESTIONS) -> None:
-    """Clear, then close the menu: its work is done, and the Undo it leaves is beside it."""
+    """Clear, then close the menu: its work is done, and the Undo it leaves is beside it. Closed by drawing it under
+    a new key: setting its state to closed was lost when the browser skipped the run that sent it (a full test run
+    once found the menu still open), while a new menu always starts closed."""
     reset(chosen)
-    st.session_state[RESET_MENU_KEY] = False
+    st.session_state[RESET_ROUND_KEY] = st.session_state.get(RESET_ROUND_KEY, 0) + 1
 
 
 def reset_controls(section: Section) -> None:
-    with st.popover(_("Start again"), icon=":material/restart_alt:", key=RESET_MENU_KEY, on_change="rerun"):
+    menu_key = f"{RESET_MENU_KEY}.{st.session_state.get(RESET_ROUND_KEY, 0)}"
+    with st.popover(_("Start again"), icon=":material/restart_alt:", key=menu_key, on_change="rerun"):
         st.markdown(_("Clear the answers, skips and scores of this section or of all, here and in this browser's "
                       "saved progress (the lessons ask some of these questions too). Changed your mind? Undo, or the "
                       "browser's Back button, brings them back."))

@@ -36,13 +36,14 @@ import streamlit as st
 from attn_core import QUERY_KEYS, Settings, settings_from_query
 from attn_lang import _, _n
 from attn_ui.widgets import questions
-from attn_ui.widgets.state import DRAWN_KEY, SETTINGS_KEY, core_params
+from attn_ui.widgets.state import DRAWN_KEY, SETTINGS_KEY, core_params, url_params
 
 LOADED_KEY = "progress.loaded"
 BASE_KEY = "progress.base"
 TOUCHED_KEY = "progress.touched"
 OFFERED_KEY = "progress.offered"
 LAB_BACK_KEY = "progress.lab_back"
+LAB_WAITING_KEY = "progress.lab_waiting"  # the saved Lab, arrived while an address carried Lab keys: the Lab decides
 MOUNT_KEY = "progress.store"  # the store's key; its container's (st-key-attn-progress-*) is hidden by look.py
 LAB_MOUNT_KEY = "progress.store.lab"
 MAX_SAVED_CHARS = 20_000  # more than 33 answers and a Lab address ever take; anything longer is not ours
@@ -151,14 +152,34 @@ def _arrived() -> None:
 
 
 def _bring_back_lab(raw: Any) -> None:
-    """The Lab's last state, when the session's Lab shows nothing of its own yet (a link's state stays)."""
+    """The Lab's last state, when the session's Lab shows nothing of its own yet (a link's state stays).
+
+    The saved state arrives in a run of its own, which may stop the session's first run before the Lab has read its
+    address (measured: 1 reload in about 20 of a Lab link, two CPU hogs beside it, brought the saved Lab back over the
+    link's). So while the address carries Lab keys, the saved state waits and the Lab decides (`waiting_lab`): on the
+    Lab those keys are the link's state and win; on a lesson page they are the lesson's, and the Lab takes it later."""
     if not isinstance(raw, str) or not raw or len(raw) > MAX_SAVED_CHARS:
-        return
-    shown = st.session_state.get(SETTINGS_KEY)
-    if shown is not None and shown != Settings():
         return
     settings, notes = settings_from_query(core_params(parse_qs(raw)))
     if notes or settings == Settings():
+        return
+    if core_params(url_params()):
+        st.session_state[LAB_WAITING_KEY] = settings
+        return
+    _show_lab(settings)
+
+
+def waiting_lab() -> None:
+    """The Lab, before it reads its address: a saved state that waited is dropped when the address brought the Lab's
+    own keys (a link, a reload of one) and brought back otherwise."""
+    settings = st.session_state.pop(LAB_WAITING_KEY, None)
+    if isinstance(settings, Settings) and not core_params(url_params()):
+        _show_lab(settings)
+
+
+def _show_lab(settings: Settings) -> None:
+    shown = st.session_state.get(SETTINGS_KEY)
+    if shown is not None and shown != Settings():
         return
     st.session_state[SETTINGS_KEY] = settings
     st.session_state.pop(DRAWN_KEY, None)  # the Lab's next run takes it as arriving: its widgets are set to it
