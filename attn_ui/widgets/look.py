@@ -15,7 +15,6 @@ from attn_ui.figures import layout
 from attn_ui.figures.layout import MIN_TEXT
 from attn_ui.figures.map_fit import EXTRA_RANGE, PHONE_FONT
 from attn_ui.figures.palette import GREY_TEXT
-from attn_ui.widgets import svg_download
 
 CSS = """
 <style>
@@ -440,7 +439,6 @@ def apply_look() -> None:
     st.html(PHONE_MAP_CSS)
     st.html(TOUCH_JS, unsafe_allow_javascript=True)
     st.html(ROW_JS, unsafe_allow_javascript=True)
-    svg_download.svg_buttons()  # SVG beside PNG in every chart's toolbar
 
 
 def apply_projector_look() -> None:
