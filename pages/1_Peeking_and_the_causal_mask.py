@@ -32,7 +32,8 @@ panels.show_notes(start.notes)
 st.markdown(_(mask_words.CHEAT_HOW))
 cheat = lessons.cheating_head(Settings().sentence, controls.causal_toggle("peek"))
 left, right = st.columns([1, 1.2], gap="medium")
-panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map", config=layout.still_config(), place=left)
+panels.chart(attention_map(cheat, style=layout.CHEAT), key="peek.cheat_map",
+             config=layout.download_config("cheating-head"), place=left)
 with right:
     guessed = _("{hits} of {positions}", hits=cheat.hit_count, positions=cheat.positions)
     panels.metric_tiles({N_("Next word guessed right"): guessed}, columns=1)
@@ -52,7 +53,8 @@ position = left.select_slider(_("Word to change"), range(2, len(labels) + 1), ke
 swap = held.one_of(_("New word"), lessons.REPLACEMENTS, key="peek.swap", place=left)
 change = lessons.change_later_word(settings, position, swap)
 left.markdown(mask_words.change_caption(change))
-panels.chart(mask_charts.later_change_table(change), key="peek.change", config=layout.still_config(), place=right)
+panels.chart(mask_charts.later_change_table(change), key="peek.change",
+             config=layout.download_config("later-word-changed"), place=right)
 
 questions.inline_question("pad-zero-trap")
 fold = predict.answer_fold("pad-zero-trap", N_("The question's example, worked out"))  # right under it: the routes
@@ -71,12 +73,14 @@ ADDRESS.remember(Settings(causal=cheat.causal), change=position, swap=swap, quer
 if told:
     routes = lessons.route_rows(settings, row)
     left.markdown(mask_words.routes_caption(routes))
-    panels.chart(mask_charts.routes_table(routes), key="peek.routes", config=layout.still_config(), place=right)
+    panels.chart(mask_charts.routes_table(routes), key="peek.routes",
+                 config=layout.download_config("masking-routes"), place=right)
 
 st.markdown(_(mask_words.VALUES_HOW))
 terms = lessons.row_times_values(state.cached_compute(settings), row)
 left, right = st.columns([1, 1.2], gap="medium")
-panels.chart(mask_charts.row_times_values(terms), key="peek.values", config=layout.still_config(), place=left)
+panels.chart(mask_charts.row_times_values(terms), key="peek.values",
+             config=layout.download_config("row-times-values"), place=left)
 right.markdown(mask_words.values_caption(terms))
 if told:  # its last point says what the trap does: it waits for the prediction too
     right.markdown(_(mask_words.PEEK_FAILURES))

@@ -37,11 +37,12 @@ if fold is not None:  # answered or skipped: the map and the masks, which show t
         left.markdown(mask_words.mask_counts_caption(result))
         left.markdown(_(mask_words.PAD_ROWS))
         left.markdown(mask_words.pad_rows_caption(result, lessons.pad_rows(result)))
-        panels.chart(attention_map(result, style=layout.LESSON), key="pad.map", config=layout.still_config(),
-                     place=right)
+        panels.chart(attention_map(result, style=layout.LESSON), key="pad.map",
+                     config=layout.download_config("padding-map"), place=right)
         tables = zip(st.columns(3), mask_charts.mask_tables(result), ("causal", "padding", "both"), strict=True)
         for column, figure, name in tables:
-            panels.chart(figure, key=f"pad.table_{name}", config=layout.still_config(), place=column)
+            panels.chart(figure, key=f"pad.table_{name}",
+                         config=layout.download_config(f"padding-{name}"), place=column)
 
 # its masks draw row 1 too, and its text names it
 if predict.later_part(QUESTION, N_("One mask for the whole batch, and the row with nothing to look at")):
@@ -53,7 +54,8 @@ if predict.later_part(QUESTION, N_("One mask for the whole batch, and the row wi
     left.markdown(mask_words.batch_caption(batch))
     right.code(mask_words.batch_code(batch), language="python")
     for number, (column, figure) in enumerate(zip(st.columns(2), mask_charts.batch_masks(batch), strict=True)):
-        panels.chart(figure, key=f"pad.batch_{number + 1}", config=layout.still_config(), place=column)
+        panels.chart(figure, key=f"pad.batch_{number + 1}",
+                     config=layout.download_config(f"batch-sentence-{number + 1}"), place=column)
 
     st.markdown(_(mask_words.EMPTY_ROW_HOW))
     empty = result.empty_rows[0] if result.empty_rows else None

@@ -32,7 +32,8 @@ with left:
     panels.metric_tiles(mask_words.dropout_tiles(result, lessons.different_maps(settings)), columns=2,
                         helps=mask_words.DROPOUT_TILE_HELP, fill=mask_words.TILE_FILL)
 left.markdown(mask_words.scale_caption(result, lessons.survivor_scale(result)))
-panels.chart(attention_map(result, style=layout.LESSON), key="drop.map", config=layout.still_config(), place=right)
+panels.chart(attention_map(result, style=layout.LESSON), key="drop.map",
+             config=layout.download_config("dropout-map"), place=right)
 st.markdown(_(mask_words.INFERENCE_HOW))
 
 fold = predict.answer_fold("dropout-rescale", N_("Why the rescale matters: row sums over many re-rolls"))
@@ -40,7 +41,8 @@ if fold is not None:
     with fold:
         st.markdown(_(mask_words.ROLLS_HOW))
         rolls = lessons.dropout_rolls(settings)
-        panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls", config=layout.still_config())
+        panels.chart(mask_charts.row_sum_rolls(rolls), key="drop.rolls",
+                     config=layout.download_config("row-sums-over-rolls"))
         st.markdown(mask_words.rolls_caption(rolls))
 # its second mistake is the forgotten rescale, and what it costs
 if predict.later_part("dropout-rescale", N_("How it goes wrong")):

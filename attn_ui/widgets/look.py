@@ -15,6 +15,7 @@ from attn_ui.figures import layout
 from attn_ui.figures.layout import MIN_TEXT
 from attn_ui.figures.map_fit import EXTRA_RANGE, PHONE_FONT
 from attn_ui.figures.palette import GREY_TEXT
+from attn_ui.widgets import svg_download
 
 CSS = """
 <style>
@@ -213,6 +214,8 @@ PROJECTOR_HIDDEN = (
     ('[data-testid="stColumn"]:has(.st-key-lab-dropout-row) [data-testid="stSliderTickBar"]',
      "the Lab's dropout slider's end labels: the room for its value above the thumb, clear of its label"),
     (".st-key-lab-rescale", "the rescale switch: its trap has a scene of its own, and the Lab must fit 720 px"),
+    (".js-plotly-plot .modebar-btn.attn-svg-btn", "the toolbar's SVG button: a projected page is for the room, and "
+     "it would widen the Lab map's toolbar over the page menu (the camera stays)"),
 )
 
 # (selector, CSS property, value): what projector mode enlarges, to read from the back of a hall at 1280x720
@@ -439,6 +442,7 @@ def apply_look() -> None:
     st.html(PHONE_MAP_CSS)
     st.html(TOUCH_JS, unsafe_allow_javascript=True)
     st.html(ROW_JS, unsafe_allow_javascript=True)
+    svg_download.svg_buttons()  # SVG beside PNG in every chart's toolbar
 
 
 def apply_projector_look() -> None:

@@ -14,6 +14,7 @@ import pytest
 from attn_core import Settings, compute
 from attn_ui.widgets.lang import LANG_JS
 from attn_ui.widgets.look import ROW_JS, TOUCH_JS
+from attn_ui.widgets.svg_download import SVG_JS
 from attn_ui.words.explain import kpi_values
 
 OPEN_MS = 90_000  # a fresh server's first page on a busy 2-core machine can take over 30 s
@@ -46,8 +47,8 @@ def _script(html: str) -> tuple[str, str]:
 
 
 # the app's own scripts (constants: phone taps and the sidebar, the Lab's row sentence, the language of the
-# document), the only scripts allowed on a page, each by its id and its exact text
-OWN_SCRIPTS = dict(map(_script, (TOUCH_JS, ROW_JS, LANG_JS)))
+# document, the toolbars' SVG button), the only scripts allowed on a page, each by its id and its exact text
+OWN_SCRIPTS = dict(map(_script, (TOUCH_JS, ROW_JS, LANG_JS, SVG_JS)))
 _MARKUP_FOUND = """
 (ownScripts) => {
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
