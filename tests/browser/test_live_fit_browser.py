@@ -26,7 +26,9 @@ SLOW_MS = 90_000
 FLOOR_PX = 18  # the back row's smallest chart text at 1280x720 (attn_ui/figures/layout.PROJECTOR_MIN_FONT)
 SCENES = range(1, len(live.QUESTIONS) + 1)
 ENDED_SCENES = (2, 3, 20, 26)  # a count, a map in shades with its row's numbers, a choice in shades, training curves
-PLAN = {"en": ("revote", "closed", "revealed"), "en-XA": ("closed", "revealed"), "es": ("revealed",)}
+# The closed round is measured in the pseudo-language only: its words are the longest (a third longer than English),
+# and the board is the same, so what fits there fits in English (this test was among the suite's slowest).
+PLAN = {"en": ("revote", "revealed"), "en-XA": ("closed", "revealed"), "es": ("revealed",)}
 
 # The spread's texts whose boxes overlap: tick labels and counts of the numeric chart, one pair a collision.
 COLLISIONS = r"""
