@@ -19,8 +19,6 @@ import streamlit as st
 
 from attn_lang import _
 
-SCRIPT_ID = "attn-svg"
-BUTTON_CLASS = "attn-svg-btn"
 TITLE_KEY = "attn-svg-title"
 
 SVG_JS = """
