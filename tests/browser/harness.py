@@ -336,31 +336,43 @@ def open_app(page: Page, server: Server, query: str = "", timeout_ms: int = APP_
 _APP_SETTLED = """
 ([settleMs]) => {
   const now = performance.now();
+  const not = (why) => { window.__attnWhy = why; return false; };  // read back if the wait times out
   if (!window.__attnQuiet) {
-    window.__attnQuiet = {last: now};
-    new MutationObserver(() => { window.__attnQuiet.last = performance.now(); })
-      .observe(document.documentElement,
-               {subtree: true, childList: true, attributes: true, characterData: true});
-    return false;
+    window.__attnQuiet = {last: now, what: ""};
+    new MutationObserver((records) => {
+      window.__attnQuiet.last = performance.now();
+      const target = records[records.length - 1].target;
+      const element = target.nodeType === 1 ? target : target.parentElement;
+      window.__attnQuiet.what = element ? `${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""}` +
+        `[${element.getAttribute("data-testid") || element.className || ""}] ${records[records.length - 1].type}` +
+        ` ${records[records.length - 1].attributeName || ""}` : "";
+    }).observe(document.documentElement, {subtree: true, childList: true, attributes: true, characterData: true});
+    return not("just started watching");
   }
   const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.getAttribute("data-test-connection-state") !== "CONNECTED") return false;
-  if (app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  if (!app) return not("no app");
+  if (app.getAttribute("data-test-connection-state") !== "CONNECTED")
+    return not(`connection ${app.getAttribute("data-test-connection-state")}`);
+  if (app.getAttribute("data-test-script-state") !== "notRunning")
+    return not(`script ${app.getAttribute("data-test-script-state")}`);
   const busy = '[data-testid="stStatusWidgetRunningIcon"], [data-testid="stSkeleton"]';
-  if (document.querySelector(busy)) return false;
-  if (document.fonts && document.fonts.status !== "loaded") return false;  // Plotly redraws once fonts land
+  if (document.querySelector(busy)) return not("a running icon or a skeleton");
+  if (document.fonts && document.fonts.status !== "loaded") return not("fonts loading");  // Plotly redraws then
   for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
     const plot = chart.querySelector(".js-plotly-plot");
-    if (!plot || !plot.data || !plot._fullLayout) return false;
-    if (plot._fontLoadToken) return false;  // drawn while a font was loading: a redraw is still to come
+    if (!plot || !plot.data || !plot._fullLayout) return not("a chart not drawn");
+    if (plot._fontLoadToken) return not("a chart waiting for a font");  // a redraw is still to come
   }
   let last = window.__attnQuiet.last;
   const ws = window.__attnWs;
   if (ws) {
-    if (ws.received === 0 || ws.lastSent > ws.lastReceived) return false;  // a request is unanswered
+    if (ws.received === 0) return not("no message received yet");
+    if (ws.lastSent > ws.lastReceived)  // a request is unanswered
+      return not(`a message sent ${Math.round(now - ws.lastSent)} ms ago is unanswered`);
     last = Math.max(last, ws.lastReceived, ws.lastSent);
   }
-  return now - last >= settleMs;
+  if (now - last < settleMs) return not(`moving: last DOM change on ${window.__attnQuiet.what}`);
+  return true;
 }
 """
 
@@ -374,7 +386,17 @@ def wait_for_app(page: Page, timeout_ms: int = APP_TIMEOUT_MS, initial_wait_ms: 
     """
     if initial_wait_ms:
         page.wait_for_timeout(initial_wait_ms)
-    page.wait_for_function(_APP_SETTLED, arg=[settle_ms], timeout=timeout_ms, polling=25)
+    from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415 (Playwright only where a browser runs)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: PLC0415
+
+    try:
+        page.wait_for_function(_APP_SETTLED, arg=[settle_ms], timeout=timeout_ms, polling=25)
+    except PlaywrightTimeout as error:  # say what it was still waiting for, and where the page is
+        try:
+            why = page.evaluate("() => window.__attnWhy || ''")
+        except PlaywrightError:
+            why = "(the page could not be asked)"
+        raise PlaywrightTimeout(f"{error}\nthe app had not settled: {why}; at {page.url}") from None
 
 
 def toggle(page: Page, label: str) -> Locator:
