@@ -3,7 +3,10 @@
     GET  /j                  the join form (a code typed in comes back as /j?code=..., and goes to its room)
     GET  /j/<CODE>           the room's page for this phone: joins the room, draws where it is
     POST /j/<CODE>/vote      an answer (a form's post; JSON back to the page's script, a redirect without one)
-    GET  /j/<CODE>/wait      held until the room moves (?since=<stamp>&lang=): the new stamp and the room's page
+    GET  /j/<CODE>/events    the room as a stream (server-sent events): an event at each move, its new stamp and the
+                             room's page; what the page's script follows (one response a phone, not one a move)
+    GET  /j/<CODE>/wait      held until the room moves (?since=<stamp>&lang=): the new stamp and the room's page (the
+                             script's fallback where a stream cannot be kept, and a plain check for any client)
     GET  /j/<CODE>/now       this phone's page now (the recap at the end; after a bfcache restore)
     GET  /j/s/<name>         the page's stylesheet and script (their hash in the name: cached for a year)
     GET  /Class_poll         old join links (?room=CODE) bring a phone to /j/CODE; a host's page is Streamlit's
@@ -18,6 +21,7 @@ import contextlib
 import hmac
 import json
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import MappingProxyType
@@ -27,7 +31,7 @@ from urllib.parse import parse_qs, urlencode
 from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from attn_lang import LANGUAGES, PSEUDO, _, language_for, supported, using
@@ -64,16 +68,27 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 PAGE_HEADERS = MappingProxyType({**NO_STORE, "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                                  "Referrer-Policy": "same-origin"})
 SENT_NOTES = ("sent", "closed", "range", "empty", "option", "limit", "storage", "stale")
+MAX_STAMP = 64  # a stamp is "version:phase:expired", about 15 characters; a longer one is no stamp of ours
+MAX_STREAMS = 3000  # open streams in one process; past it a phone is told 503 and its script holds /wait instead
+STREAM_HOLD_S = 20.0  # a stream's wait between two writes: an idle room gets a comment this often, which keeps the
+# proxy's `timeout server 60s` (deploy/haproxy.cfg) from closing it and finds a phone that has gone (its write fails)
+STREAM_FLOOR_S = 1.0  # a wait that came back sooner with nothing new (the process holds all it may) pauses this long
+QUESTION_TTL_S = 600.0  # how long a room's question is kept here for its answers (_question_at)
+MAX_KEPT_QUESTIONS = 4096
+RETRY_MS = 2000  # what a browser waits before it opens a dropped stream again (it sends the last stamp it had)
+STREAM_HEADERS = MappingProxyType({**NO_STORE, "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff"})
 
 
 class Phones:
     """The phone's routes over one Poll. `poll()` gives the process's Poll (the pages' own); `wait(request, code,
-    since)` holds a request until the room's stamp differs (poll_route.Watch.until_moved)."""
+    since, hold_s=, alive_s=)` holds a request until the room's stamp differs (poll_route.Watch.until_moved);
+    `exiting()` says the server is stopping."""
 
-    def __init__(self, poll: Callable[[], Poll], wait: Callable[[Request, str, str], Awaitable[str]] | None = None,
-                 root: str = "") -> None:
+    def __init__(self, poll: Callable[[], Poll], wait: Callable[..., Awaitable[str]] | None = None,
+                 root: str = "", exiting: Callable[[], bool] = lambda: False) -> None:
         self.poll = poll
         self.wait = wait
+        self.exiting = exiting  # the server has been told to stop: a stream ends at once, or a restart waits for it
         self.root = root
         self.environment = template_environment()
         self.css = asset_of(HERE / "static" / "phone.css", "text/css; charset=utf-8")
@@ -82,6 +97,8 @@ class Phones:
         # a room's page per (code, stamp, language, chosen, base): drawn once a move, in the event loop's own future,
         # however many phones wake for it at once (only the last 512 moves are kept; nothing here is the room's state)
         self.rendered: dict[tuple, asyncio.Future] = {}
+        self.streams = 0  # open streams in this process
+        self.questions: dict[tuple[str, int], tuple[float, str | None, str | None]] = {}  # see _question_at
 
     # --- the pieces ---------------------------------------------------------------------------------------
 
@@ -282,24 +299,84 @@ class Phones:
             return JSONResponse({"error": self._storage(lang)}, status_code=503, headers=dict(NO_STORE))
         if stamp == since:
             return JSONResponse({"stamp": stamp}, headers=dict(NO_STORE))
-        key = (code, stamp, lang, chosen, self.base(request))
-        made = self.rendered.get(key)
-        if made is None or (made.done() and made.exception() is not None):  # one drawing a move, shared; a failed one
-            if len(self.rendered) > 512:                                     # is tried again by the next phone
-                for old in list(self.rendered)[:256]:
-                    del self.rendered[old]
-            made = self.rendered[key] = asyncio.ensure_future(
-                run_in_threadpool(self._room_html, request, code, lang, chosen))
         try:
-            html = await asyncio.shield(made)
+            told = await self._told(request, code, stamp, lang, chosen)
         except PollError as error:
             with using(lang):
                 return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
         except DatabaseError:
             return JSONResponse({"error": self._storage(lang)}, status_code=503, headers=dict(NO_STORE))
-        if html is None:  # the end: every phone's recap is its own
-            return JSONResponse({"stamp": stamp, "mine": True}, headers=dict(NO_STORE))
-        return JSONResponse({"stamp": stamp, "html": html}, headers=dict(NO_STORE))
+        return Response(told, media_type="application/json", headers=dict(NO_STORE))
+
+    async def _told(self, request: Request, code: str, stamp: str, lang: str, chosen: bool) -> bytes:
+        """What every phone of the room in this language hears of a move, as JSON: {stamp, html}, or {stamp, mine}
+        at the end (every phone's recap is its own). Drawn and encoded once a move, in the event loop's own future,
+        however many phones wake for it at once; a failed one is tried again by the next phone."""
+        key = (code, stamp, lang, chosen, self.base(request))
+        made = self.rendered.get(key)
+        if made is None or (made.done() and made.exception() is not None):
+            if len(self.rendered) > 512:
+                for old in list(self.rendered)[:256]:
+                    del self.rendered[old]
+            made = self.rendered[key] = asyncio.ensure_future(self._draw_told(request, code, stamp, lang, chosen))
+        return await asyncio.shield(made)
+
+    async def _draw_told(self, request: Request, code: str, stamp: str, lang: str, chosen: bool) -> bytes:
+        html = await run_in_threadpool(self._room_html, request, code, lang, chosen)
+        told = {"stamp": stamp, "mine": True} if html is None else {"stamp": stamp, "html": html}
+        return json.dumps(told, ensure_ascii=False, separators=(",", ":")).encode()
+
+    async def events(self, request: Request) -> Response:
+        """The room as a stream of server-sent events, one response a phone for as long as its page is open: at each
+        move an event `id: <stamp>` with {stamp, html} (or {stamp, mine}), the same bytes for every phone of the room
+        in this language; between moves a comment every STREAM_HOLD_S. A browser that loses the stream opens it again
+        after RETRY_MS with the last stamp it had (Last-Event-ID), so nothing is missed. A room that is gone or a
+        database that is down ends the stream with a `gone` event; past MAX_STREAMS the answer is 503 (the script
+        then holds /wait)."""
+        lang, chosen = choose_language(request)
+        since = (request.headers.get("last-event-id") or request.query_params.get("since") or "")[:MAX_STAMP]
+        try:
+            with using(lang):
+                code = normalise_room_code(request.path_params.get("code", ""))
+            if self.wait is None or self.streams >= MAX_STREAMS:
+                return JSONResponse({"error": "busy"}, status_code=503, headers=dict(NO_STORE))
+            await run_in_threadpool(self._stamp, code)  # a room that is not there is told now, as a 404
+        except PollError as error:
+            with using(lang):
+                return JSONResponse({"error": str(error)}, status_code=404, headers=dict(NO_STORE))
+        except DatabaseError:
+            return JSONResponse({"error": self._storage(lang)}, status_code=503, headers=dict(NO_STORE))
+        return StreamingResponse(self._stream(request, code, since, lang, chosen), media_type="text/event-stream",
+                                 headers=dict(STREAM_HEADERS))
+
+    async def _stream(self, request: Request, code: str, since: str, lang: str, chosen: bool):
+        self.streams += 1
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            while True:
+                try:
+                    asked = time.monotonic()
+                    stamp = await self.wait(request, code, since, hold_s=STREAM_HOLD_S, alive_s=STREAM_HOLD_S)
+                    if stamp == since:
+                        if self.exiting() or await request.is_disconnected():
+                            return
+                        if time.monotonic() - asked < STREAM_FLOOR_S:  # not held: no spin
+                            await asyncio.sleep(STREAM_FLOOR_S)
+                        yield b": still here\n\n"
+                        continue
+                    told = await self._told(request, code, stamp, lang, chosen)
+                except PollError as error:
+                    with using(lang):  # never across a yield: the language is the context's, and a yield leaves it
+                        said = str(error)
+                    yield _event("gone", json.dumps({"error": said}, ensure_ascii=False).encode())
+                    return
+                except DatabaseError:
+                    yield _event("gone", json.dumps({"error": self._storage(lang)}, ensure_ascii=False).encode())
+                    return
+                yield b"id: " + stamp.encode() + b"\ndata: " + told + b"\n\n"
+                since = stamp
+        finally:
+            self.streams -= 1
 
     def _stamp(self, code: str) -> str:
         version, phase, expired = self.poll().room_stamp(code)[:3]
@@ -344,10 +421,11 @@ class Phones:
                                         status_code=303, headers=dict(NO_STORE))
             return self.refused(lang, 403, "stale")
         try:
-            position, round_number = int(value.get("q", "")), int(value.get("r", ""))
-        except ValueError:
+            position = int(value.get("q", ""))
+            int(value.get("r", ""))  # the round the page showed: a form without one is no form of ours (the answer
+        except ValueError:           # counts in the round open now on its question, read as it is written)
             return self.refused(lang, 400, "form")
-        outcome = await run_in_threadpool(self._vote, code, voter_of(voter_token), lang, position, round_number,
+        outcome = await run_in_threadpool(self._vote, code, voter_of(voter_token), lang, position,
                                           value.get("option"), value.get("typed"))
         if wants_json:
             return JSONResponse(outcome, status_code=200, headers=dict(NO_STORE))
@@ -362,14 +440,17 @@ class Phones:
                                "more.")}[why]
         return JSONResponse({"sent": False, "note": text, "key": why}, status_code=status, headers=dict(NO_STORE))
 
-    def _vote(self, code: str, voter: str, lang: str, position: int, round_number: int, option_text: str | None,
+    def _vote(self, code: str, voter: str, lang: str, position: int, option_text: str | None,
               typed: str | None) -> dict[str, Any]:
         """Count an answer in the round open when it arrives (a revote of the same question takes it)."""
         with using(lang):
             try:
                 poll = self.poll()
-                state = poll.state(code)
-                found = screens.asked(state, lang)
+                at = self._question_at(poll, code, position)
+                if at is None:  # the room is not at this question now: its rounds are closed
+                    return self._note("closed", _("This round is closed, so your vote was not counted."))
+                question_id, spec = at
+                found = screens.room_question(question_id, spec, lang)
                 asked = None if found is None else found.question
                 say, shown, note, key = None, None, "", "sent"
                 if typed is not None and asked is not None:
@@ -388,15 +469,14 @@ class Phones:
                                  typed="\x02").replace("\x02", typed.strip()[:20])
                     say, shown = asked.say(option), asked.options[option]
                 else:
-                    count = asked.option_count if asked is not None else self._option_count(state)
+                    count = asked.option_count if asked is not None else self._option_count(question_id)
                     option = _option(option_text, count)
                     if option is None:  # a discussion has no option at all
                         return self._note("option", _("That is not one of this question's options, so nothing was "
                                                       "sent."))
                     say = asked.say(option) if asked is not None else live.letter(option)
-                same = state.phase is Phase.VOTING and state.question_index == position
-                counted_round = state.round_number if same else round_number
-                poll.vote(code, voter, position, counted_round, option)
+                counted_round = poll.vote(code, voter, position, None, option)  # the round open now, read as it
+                # is written: a revote opened since the page was drawn takes the answer
             except SceneUnreadable as error:
                 return self._note("option", str(error))
             except RoundClosed as error:
@@ -414,14 +494,32 @@ class Phones:
             return {"sent": True, "key": key, "q": position, "r": counted_round, "option": option, "say": say,
                     "shown": shown, "note": note}
 
+    def _question_at(self, poll: Poll, code: str, position: int) -> tuple[str | None, str | None] | None:
+        """(question id, spec) of the room's question at `position`: read from the room when it is the
+        room's question now, then kept here for QUESTION_TTL_S, so the answers to a question read nothing before
+        their write (a room's questions never change; a code names one room for a day after it ends, far longer
+        than an entry is kept). None: the room is not at that question now (nor was it, here, within the time)."""
+        now = time.monotonic()
+        kept = self.questions.get((code, position))
+        if kept is not None and now - kept[0] < QUESTION_TTL_S:
+            return kept[1:]
+        state = poll.state(code)
+        if state.question_index is None:
+            return None
+        if len(self.questions) >= MAX_KEPT_QUESTIONS:
+            self.questions.clear()
+        entry = (now, state.question_id, state.question_spec)
+        self.questions[(code, state.question_index)] = entry
+        return entry[1:] if state.question_index == position else None
+
     @staticmethod
     def _note(key: str, text: str) -> dict[str, Any]:
         return {"sent": False, "key": key, "note": text}
 
     @staticmethod
-    def _option_count(state) -> int:
+    def _option_count(question_id: str | None) -> int:
         """A class poll question's options (a lecture's are its Live's)."""
-        question = POLL_BY_ID.get(state.question_id or "")
+        question = POLL_BY_ID.get(question_id or "")
         return 0 if question is None else question.option_count
 
     async def asset(self, request: Request) -> Response:
@@ -454,8 +552,13 @@ class Phones:
                 Route("/j/{code}", self.page, methods=["GET"]),
                 Route("/j/{code}/vote", self.vote, methods=["POST"]),
                 Route("/j/{code}/wait", self.held, methods=["GET"]),
+                Route("/j/{code}/events", self.events, methods=["GET"]),
                 Route("/j/{code}/now", self.now, methods=["GET"]),
                 Route("/Class_poll", self.old_link, methods=["GET"])]
+
+
+def _event(name: str, data: bytes) -> bytes:
+    return b"event: " + name.encode() + b"\ndata: " + data + b"\n\n"
 
 
 def _question(state, lang: str) -> live.Live | None:

@@ -203,13 +203,15 @@ class Poll(RoomReads):
             self._tell(state.code)
         return state
 
-    def vote(self, code: str, voter_id: str, question_index: int, round_number: int, option: int) -> None:
-        """Vote, or change this voter's vote, in the round the page showed. Refused once that round closes."""
+    def vote(self, code: str, voter_id: str, question_index: int, round_number: int | None, option: int) -> int:
+        """Vote, or change this voter's vote, in the round the page showed (`round_number`), or with None in the round
+        open now on that question (a revote opened since the page was drawn takes it: the phone's page, which reads
+        nothing before its write). Refused once that round closes. Returns the round counted in."""
 
-        def work(connection: Connection) -> str:
+        def work(connection: Connection) -> tuple[str, int]:
             room = self._room(connection, code, lock=True)
-            if room.phase != Phase.VOTING or (room.question_position, room.round_number) != (question_index,
-                                                                                             round_number):
+            if room.phase != Phase.VOTING or room.question_position != question_index or (
+                    round_number is not None and room.round_number != round_number):
                 raise RoundClosed(_("This round is closed, so your vote was not counted."))
             if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < room.option_count:
                 raise UnknownOption(_("That option is not one of this question's options."))
@@ -222,9 +224,11 @@ class Poll(RoomReads):
                 voter_id=voter, option_index=option)
             connection.execute(upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
                                                             set_={"option_index": option}))
-            return room.code
+            return room.code, room.round_number
 
-        self._tell(self.store.write(work))
+        told, counted = self.store.write(work)
+        self._tell(told)
+        return counted
 
     # --- inside -------------------------------------------------------------------------------------
 

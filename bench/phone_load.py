@@ -2,8 +2,10 @@
 each sees a move and hears back from an answer.
 
 Each phone is what a browser running the page's script does, over plain HTTP/1.1 (asyncio streams, no browser): it
-opens `/j/CODE` (joins; keeps its cookies), then holds `GET /j/CODE/wait?since=<stamp>` on one connection and swaps in
-the room's page when it is answered; at each new question it answers once, at a random moment in [1, answer-within] s,
+opens `/j/CODE` (joins; keeps its cookies), then follows the room on one connection as the script does: it keeps
+`GET /j/CODE/events?since=<stamp>` open (server-sent events, `--follow stream`), or holds
+`GET /j/CODE/wait?since=<stamp>` and asks again after each answer (`--follow wait`, the script's fallback), and
+swaps in the room's page; at each new question it answers once, at a random moment in [1, answer-within] s,
 with a POST of the form on a second connection (a number for a number scene, an option for a choice), and reads the
 reply. The lecturer moves the room from this process (Poll.show_scene on the database), as a host page on another
 replica would: the server hears of it from its room check (poll_route.CHECK_S, 0.1 s), not from a nudge, so the
@@ -15,6 +17,7 @@ answers sent, confirmed, counted in the database (lost = confirmed but not count
 requests a phone-minute. With --server-cpus 0 the server keeps CPU 0 and the phones the others.
 
     python3 bench/phone_load.py --phones 1000 --server-cpus 0
+    python3 bench/phone_load.py --phones 1000 --server-cpus 0 --follow both   # stream, then wait: the same run's ratio
     python3 bench/phone_load.py --phones 1000 --server-cpus 0 --url postgresql+psycopg://...
 Servers listen on 127.0.0.1 only; the run is bounded by --scenes x --scene-seconds plus the joins.
 """
@@ -181,6 +184,51 @@ class Phone:
             self.answered.add(position)
             asyncio.ensure_future(self.answer(position, html))
 
+    async def listen(self) -> None:
+        """The room as a stream: one request, then an event at each move (a comment between them)."""
+        while not self.tally.stop:
+            connection = self.waiting
+            try:
+                connection.close()
+                connection.reader, connection.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                lines = [f"GET /j/{self.code}/events?since={self.stamp} HTTP/1.1", f"Host: 127.0.0.1:{self.port}",
+                         "Accept: text/event-stream", *(f"{k}: {v}" for k, v in self.cookie_header().items())]
+                connection.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+                await connection.writer.drain()
+                head = await asyncio.wait_for(connection.reader.readuntil(b"\r\n\r\n"), 70)
+                self.tally.requests += 1
+                status = int(head.split(b" ", 2)[1])
+                if status != 200:
+                    self.tally.failures.append(f"events {status}")
+                    await asyncio.sleep(1)
+                    continue
+                waiting = b""
+                while not self.tally.stop:
+                    size = int((await asyncio.wait_for(connection.reader.readuntil(b"\r\n"), 70)).strip(), 16)
+                    if size == 0:
+                        break  # the server ended the stream: open it again, as a browser does
+                    waiting += (await connection.reader.readexactly(size + 2))[:-2]
+                    while b"\n\n" in waiting:
+                        event, waiting = waiting.split(b"\n\n", 1)
+                        self.heard(event)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
+                if self.tally.stop:
+                    return
+                self.tally.failures.append(f"events: {type(error).__name__}")
+                await asyncio.sleep(1)
+
+    def heard(self, event: bytes) -> None:
+        fields = dict(line.split(": ", 1) for line in event.decode().split("\n") if ": " in line)
+        if "data" not in fields or fields.get("event"):
+            if fields.get("event"):
+                self.tally.failures.append(f"event {fields['event']}")
+            return
+        told = json.loads(fields["data"])
+        if "html" in told:
+            self.seen(told["html"])
+        elif "stamp" in told:
+            self.stamp = told["stamp"]
+
     async def follow(self) -> None:
         while not self.tally.stop:
             try:
@@ -248,7 +296,7 @@ def _gunzip(body: bytes) -> str:
 
 
 async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally, questions: list[live.Live],
-               pids) -> tuple[float, float]:
+               pids, mode: str) -> tuple[float, float]:
     rng = random.Random(args.seed)
     phones = [Phone(port, code, tally, questions, random.Random(rng.random()), args.answer_within)
               for _ in range(args.phones)]
@@ -258,7 +306,7 @@ async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally
         await phone.join()
         await asyncio.sleep(gap)
     tally.arrived.clear()
-    followers = [asyncio.ensure_future(phone.follow()) for phone in phones]
+    followers = [asyncio.ensure_future(phone.listen() if mode == "stream" else phone.follow()) for phone in phones]
     await asyncio.sleep(2)
     cpu_start, wall_start = sum(harness.process_cpu_seconds(pid) for pid in pids()), time.perf_counter()
     for scene in range(1, args.scenes):
@@ -279,6 +327,32 @@ async def hall(args, port: int, poll: Poll, code: str, secret: str, tally: Tally
     return cpu, wall
 
 
+def report(args, url: str, deployment, mode: str, tally: Tally, counted: dict[int, int], cpu: float,
+           wall: float) -> float:
+    """Print one hall's figures; the server CPU a phone-minute."""
+    phone_minutes = args.phones * wall / 60
+    confirmed = sum(tally.sent.get(scene, 0) for scene in range(1, args.scenes))
+    lost = sum(max(0, tally.sent.get(scene, 0) - counted[scene]) for scene in counted)
+    twice = sum(max(0, counted[scene] - tally.sent.get(scene, 0)) for scene in counted)
+    print(f"\n== phones follow the room by {'a stream (events)' if mode == 'stream' else 'held waits (wait)'}")
+    print(f"backend {url.split(':', 1)[0]}{' through HAProxy, 3 replicas' if deployment else ''} · {args.phones} "
+          f"phones · server on CPU {args.server_cpus or 'any'} · "
+          f"{args.scenes - 1} scenes x {args.scene_seconds:.0f} s measured · load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print(f"move -> question with its answer box on the phone: {spread(tally.arrived)} (target p95 <= 0.3 s); "
+          f"expected {args.phones * (args.scenes - 1)}")
+    print(f"tap -> confirmed: {spread(tally.confirmed)} (target p95 <= 0.25 s)")
+    print(f"answers: confirmed {confirmed}, counted {sum(counted.values())}, lost {lost}, counted twice {twice}, "
+          f"refused {len(tally.refused)} {sorted(set(tally.refused))[:3]}")
+    print(f"server CPU {cpu:.1f} s over {wall:.0f} s = {cpu / phone_minutes:.4f} s a phone-minute "
+          f"(target <= 0.005 s)")
+    print(f"first visit (the page, gzip): median {statistics.median(tally.first_visit_bytes or [0]):.0f} bytes; "
+          f"requests {tally.requests} = {tally.requests / phone_minutes:.1f} a phone-minute")
+    print(f"server memory at the end (VmRSS): {tally.rss_mb:.0f} MB")
+    print(f"failures {len(tally.failures)} {sorted(set(tally.failures))[:5]}")
+    return cpu / phone_minutes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=1000)
@@ -290,6 +364,9 @@ def main() -> None:
     parser.add_argument("--url", default="", help="database URL (default: SQLite in a temp folder)")
     parser.add_argument("--server-cpus", default="", help="keep the app server on these CPUs (e.g. 0)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--follow", choices=("stream", "wait", "both"), default="stream",
+                        help="how a phone follows the room: the stream (the script's way), the held wait (its "
+                             "fallback), or both one after the other on the same server (the same run's ratio)")
     parser.add_argument("--deploy", action="store_true",
                         help="start bash deploy/local.sh (HAProxy, three app.py replicas, its own PostgreSQL; --url "
                              "ignored) and send the phones through the proxy; server CPU is the replicas' sum")
@@ -311,8 +388,6 @@ def main() -> None:
     os.environ["ATTN_LAB_DATABASE_URL"] = url
     poll = Poll(open_store(url, application_name="attn-lab-phone-bench"))
     questions = [live.live_question(n) for n in range(1, len(live.SCENES) + 1)]
-    room = poll.create_room(live.lecture_questions())
-    poll.show_scene(room.code, room.host_secret, 0, False)
     import load  # noqa: PLC0415 (bench/load.py: pin_to)
     import phones as streamlit_phones  # noqa: PLC0415 (bench/phones.py: serve, stop)
 
@@ -326,10 +401,16 @@ def main() -> None:
         if server_cpus:
             load.pin_to(process.pid, server_cpus)
         pids = lambda: [process.pid]  # noqa: E731
-    tally = Tally()
+    modes = ("stream", "wait") if args.follow == "both" else (args.follow,)
+    cpu_a_minute = {}
     try:
-        cpu, wall = asyncio.run(hall(args, port, poll, room.code, room.host_secret, tally, questions, pids))
-        counted = {scene: sum(poll.counts(room.code, scene).rounds[0]) for scene in range(1, args.scenes)}
+        for mode in modes:  # each on a room of its own, one after the other, on the same server
+            room = poll.create_room(live.lecture_questions())
+            poll.show_scene(room.code, room.host_secret, 0, False)
+            tally = Tally()
+            cpu, wall = asyncio.run(hall(args, port, poll, room.code, room.host_secret, tally, questions, pids, mode))
+            counted = {scene: sum(poll.counts(room.code, scene).rounds[0]) for scene in range(1, args.scenes)}
+            cpu_a_minute[mode] = report(args, url, deployment, mode, tally, counted, cpu, wall)
     finally:
         if deployment is not None:
             log_path.write_text("".join((deployment.run_dir / f"app{n}.log").read_text(errors="replace")
@@ -339,26 +420,10 @@ def main() -> None:
         else:
             streamlit_phones.stop(process)
     log = log_path.read_text(errors="replace")
-    phone_minutes = args.phones * wall / 60
-    confirmed = sum(tally.sent.get(scene, 0) for scene in range(1, args.scenes))
-    lost = sum(max(0, tally.sent.get(scene, 0) - counted[scene]) for scene in counted)
-    twice = sum(max(0, counted[scene] - tally.sent.get(scene, 0)) for scene in counted)
-    print(f"backend {url.split(':', 1)[0]}{' through HAProxy, 3 replicas' if deployment else ''} · {args.phones} "
-          f"phones · server on CPU {args.server_cpus or 'any'} · "
-          f"{args.scenes - 1} scenes x {args.scene_seconds:.0f} s measured · load average "
-          f"{os.getloadavg()[0]:.1f}")
-    print(f"move -> question with its answer box on the phone: {spread(tally.arrived)} (target p95 <= 0.3 s); "
-          f"expected {args.phones * (args.scenes - 1)}")
-    print(f"tap -> confirmed: {spread(tally.confirmed)} (target p95 <= 0.25 s)")
-    print(f"answers: confirmed {confirmed}, counted {sum(counted.values())}, lost {lost}, counted twice {twice}, "
-          f"refused {len(tally.refused)} {sorted(set(tally.refused))[:3]}")
-    print(f"server CPU {cpu:.1f} s over {wall:.0f} s = {cpu / phone_minutes:.4f} s a phone-minute "
-          f"(target <= 0.005 s)")
-    print(f"first visit (the page, gzip): median {statistics.median(tally.first_visit_bytes or [0]):.0f} bytes; "
-          f"requests {tally.requests} = {tally.requests / phone_minutes:.1f} a phone-minute")
-    print(f"server memory at the end (VmRSS): {tally.rss_mb:.0f} MB")
-    print(f"failures {len(tally.failures)} {sorted(set(tally.failures))[:5]} · server log tracebacks "
-          f"{log.count('Traceback')}")
+    print(f"server log tracebacks {log.count('Traceback')}")
+    if len(cpu_a_minute) == 2:
+        print(f"server CPU a phone-minute, stream / wait in this run: {cpu_a_minute['stream']:.4f} / "
+              f"{cpu_a_minute['wait']:.4f} s = {cpu_a_minute['stream'] / cpu_a_minute['wait']:.2f}")
     poll.store.engine.dispose()
 
 

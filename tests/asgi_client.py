@@ -121,11 +121,20 @@ class Phone:
 
         from attn_phone.routes import Phones
 
+        self.poll = poll
         self.client = Client(Starlette(routes=Phones(lambda: poll).routes()))
         self.code = code
         self.query = f"?lang={lang}" if lang else ""
         self.html = ""
         self.open()
+
+    def served_anew(self) -> None:
+        """The same browser (its cookies) on a process that starts now: nothing of the room kept in the app."""
+        from starlette.applications import Starlette
+
+        from attn_phone.routes import Phones
+
+        self.client.app = Starlette(routes=Phones(lambda: self.poll).routes())
 
     def open(self) -> str:
         """Load the page (a reload, or the next question for a phone without its script); its visible text."""

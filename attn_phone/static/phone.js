@@ -1,9 +1,10 @@
 // The phone's page script (attn_phone): follow the room, send answers, keep a second tab in step. No framework.
 //
-// The page is drawn by the server. This script holds one request on /j/<CODE>/wait with the stamp the page was drawn
-// with; the server answers when the room moves, with the room's new page (the same for every phone), and the script
-// swaps it in and writes in this student's own answer (the sentence that fits, the button pressed, the number in the
-// box). An answer is posted with fetch; the reply says what was counted. Tabs of one browser tell each other of an
+// The page is drawn by the server. This script keeps one stream open on /j/<CODE>/events (server-sent events) from
+// the stamp the page was drawn with; at each move of the room the server writes the room's new page (the same for
+// every phone), and the script swaps it in and writes in this student's own answer (the sentence that fits, the button
+// pressed, the number in the box). Where a stream cannot be kept (no EventSource, a refusal), it holds one request at
+// a time on /j/<CODE>/wait instead, which the server answers at a move. An answer is posted with fetch; the reply says what was counted. Tabs of one browser tell each other of an
 // answer through BroadcastChannel. Without this script the forms post and the server redirects back to the page.
 "use strict";
 (() => {
@@ -21,6 +22,7 @@
   const tabs = "BroadcastChannel" in window ? new BroadcastChannel("attn-phone") : null;
   const pause = (ms) => new Promise((done) => setTimeout(done, ms));
   let waiting = null;
+  let stream = null;  // the open EventSource, while the page follows the room that way
 
   const current = () => document.getElementById("phone");
   const facts = (main) => { try { return JSON.parse(main.dataset.facts || "{}"); } catch (e) { return {}; } };
@@ -136,6 +138,34 @@
     }
   };
 
+  const listen = () => {  // follow the room on a stream; where that cannot be kept, on held requests (follow)
+    if (!("EventSource" in window)) { follow(); return; }
+    const since = current().dataset.stamp || "";
+    const opened = new EventSource(withLang(base + "/events?since=" + encodeURIComponent(since)));
+    stream = opened;
+    opened.onmessage = async (event) => {  // a move: {stamp, html}, or {stamp, mine} at the end (the recap is ours)
+      let told = null;
+      try { told = JSON.parse(event.data); } catch (error) { return; }
+      if (told.html) swap(told.html);
+      else if (told.mine) await fresh();
+    };
+    opened.addEventListener("gone", (event) => {  // the room is gone, or its database: say so, then ask now and then
+      let told = {};
+      try { told = JSON.parse(event.data); } catch (error) { told = {}; }
+      note(told.error || "");
+      opened.close();
+      if (stream === opened) { stream = null; follow(); }
+    });
+    opened.onerror = () => {  // a dropped stream is opened again by the browser; a refused one is not: fall back
+      if (opened.readyState === EventSource.CLOSED && stream === opened) { stream = null; follow(); }
+    };
+  };
+
+  const again = () => {  // back from a sleep or the cache: a stream that may have died silently is opened afresh
+    if (stream) { stream.close(); stream = null; listen(); }
+    else if (waiting) waiting.abort();
+  };
+
   document.addEventListener("submit", async (event) => {
     const form = event.target;
     if (!form.classList || !form.classList.contains("vote")) return;
@@ -174,12 +204,12 @@
       apply(current());
     };
   }
-  window.addEventListener("pageshow", (event) => { if (event.persisted) fresh(); });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) { fresh(); again(); } });
   document.addEventListener("visibilitychange", () => {  // back from a sleep: ask again at once
-    if (!document.hidden && waiting) waiting.abort();
+    if (!document.hidden) again();
   });
 
   seed(page);
   apply(page);
-  follow();
+  listen();
 })();

@@ -289,7 +289,9 @@ def served() -> list[Route]:
     the checks (available()). ATTN_LAB_STAMP_ROUTE=0 leaves the checks out (the boards keep their one-second timer; a
     bench's baseline), and ATTN_LAB_BOARD_ROUTE=0 the boards' alone; the phone's page is always served."""
     watch = Watch()
-    phones = Phones(poll_service.process_poll, lambda request, code, since: watch.until_moved(request, code, since))
+    phones = Phones(poll_service.process_poll,
+                    lambda request, code, since, **more: watch.until_moved(request, code, since, **more),
+                    exiting=server_exiting)
     if os.environ.get(ROUTE_ENV) == "0":
         return phones.routes()
     os.environ[ROUTE_ENV] = "1"

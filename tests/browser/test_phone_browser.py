@@ -177,6 +177,29 @@ def test_the_first_visit_is_small_and_the_question_comes_with_its_box(browser, p
     page.context.close()
 
 
+def test_the_page_follows_the_room_on_one_stream_and_on_held_waits_where_a_stream_is_refused(browser, phone_server):
+    """One response a phone (server-sent events) for the whole lecture; where the stream is refused (a proxy that
+    will not keep it, a process at its limit), the page holds /wait instead and still hears every move."""
+    server, poll = phone_server
+    room = poll.create_room(live.lecture_questions())
+    poll.show_scene(room.code, room.host_secret, 0, False)
+    follows = {"stream": [], "refused": []}
+    for how, asked in follows.items():
+        page = phone_page(browser)
+        if how == "refused":
+            page.route("**/events*", lambda route: route.fulfill(status=503, body='{"error": "busy"}',
+                                                                  content_type="application/json"))
+        page.on("request", lambda request, asked=asked: asked.append(request.url.split("?")[0].rsplit("/", 1)[-1]))
+        page.goto(f"{server.url}j/{room.code}", timeout=SLOW_MS)
+        page.wait_for_selector("#typed", timeout=10_000)
+        for scene in (2, 3, 2):  # back to a scene seen before: a move is a move
+            poll.show_scene(room.code, room.host_secret, scene - 1, False)
+            page.wait_for_selector(f'main#phone[data-q="{scene - 1}"] #typed', timeout=10_000)
+        page.context.close()
+    assert follows["stream"].count("events") == 1 and "wait" not in follows["stream"], follows["stream"]
+    assert follows["refused"].count("wait") >= 3, follows["refused"]
+
+
 def test_without_javascript_a_student_still_joins_and_answers(browser, phone_server):
     server, poll = phone_server
     room = poll.create_room(live.lecture_questions())

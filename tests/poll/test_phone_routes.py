@@ -432,3 +432,25 @@ def test_a_full_room_says_so(phone, poll):
     assert Client(app).get(f"/j/{room.code}").status == 200
     full = Client(app).get(f"/j/{room.code}")
     assert full.status == 429 and "full" in words(full.text).lower()
+
+
+def test_an_answer_reads_nothing_before_its_write_once_its_question_is_known(app, poll, monkeypatch):
+    """The room's question is read with the first answer to it, then kept: the answers after it are one write each
+    (Poll.vote reads the round open now as it writes), and one sent from a page drawn before a revote counts there."""
+    room = lecture(poll, 3)
+    phones = [Client(app) for _ in range(3)]
+    for client in phones:
+        client.get(f"/j/{room.code}")
+    reads = []
+    real = type(poll).state
+    monkeypatch.setattr(type(poll), "state", lambda self, code: reads.append(code) or real(self, code))
+    for number, client in enumerate(phones):
+        assert send(client, room.code, 2, 1, typed=f"0.{number + 2}").json()["sent"] is True
+    assert len(reads) == 1, reads
+    poll.close_round(room.code, room.host_secret)
+    assert send(phones[0], room.code, 2, 1, typed="0.5").json()["key"] == "closed"
+    poll.open_revote(room.code, room.host_secret)
+    told = send(phones[0], room.code, 2, 1, typed="0.5").json()  # drawn in round 1: the revote takes it
+    assert told["sent"] is True and told["r"] == 2
+    assert send(phones[1], room.code, 1, 1, typed="0.5").json()["key"] == "closed", "another question's round"
+    assert len(reads) == 2, "a question not kept here is read once, to say so"

@@ -314,9 +314,9 @@ def test_app_py_serves_the_phone_s_page_always_and_the_held_checks_unless_asked_
         else:
             monkeypatch.setenv(env, value)
     served = [route.path for route in poll_route.served()]
-    assert served[:7] == ["/j", "/j/s/{name}", "/j/{code}", "/j/{code}/vote", "/j/{code}/wait", "/j/{code}/now",
-                          "/Class_poll"]
-    assert served[7:] == [poll_route.PATH, poll_route.BOARD_PATH][:paths]
+    assert served[:8] == ["/j", "/j/s/{name}", "/j/{code}", "/j/{code}/vote", "/j/{code}/wait", "/j/{code}/events",
+                          "/j/{code}/now", "/Class_poll"]
+    assert served[8:] == [poll_route.PATH, poll_route.BOARD_PATH][:paths]
     assert poll_route.available() is (after == "1")
     assert poll_route.board_available() is (paths == 2)
 
