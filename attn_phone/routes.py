@@ -25,7 +25,6 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 from urllib.parse import parse_qs, urlencode
 
 from markupsafe import Markup, escape
@@ -37,6 +36,7 @@ from starlette.routing import Route
 from attn_lang import LANGUAGES, PSEUDO, _, language_for, supported, using
 from attn_lang.languages import language
 from attn_phone import screens
+from attn_phone.answers import STORAGE_DOWN, Answers
 from attn_phone.assets import asset_of, streamlit_index, template_environment
 from attn_phone.visitor import (
     CSRF_COOKIE,
@@ -50,18 +50,16 @@ from attn_phone.visitor import (
     set_cookie,
     voter_of,
 )
-from attn_poll import DatabaseError, Phase, Poll, PollError, RoomExpired, RoomNotFound, StorageError
+from attn_poll import DatabaseError, Phase, Poll, PollError, RoomExpired, RoomNotFound
 from attn_poll.codes import CODE_LENGTH, normalise_room_code
-from attn_poll.errors import LimitReached, RoomEnded, RoundClosed, UnknownOption
+from attn_poll.errors import LimitReached, RoomEnded
 from attn_poll.room_values import stamp_text
-from attn_ui.quiz.poll_questions import POLL_BY_ID
 from attn_ui.words import live
 from attn_ui.words.room_questions import SceneUnreadable
 
 HERE = Path(__file__).parent
 MAX_BODY = 2048  # an answer's form is under 200 bytes
 MAX_FIELDS = 8
-STORAGE_DOWN = "The class poll cannot reach its database right now. It is reconnecting; this page retries by itself."
 NO_STORE = MappingProxyType({"Cache-Control": "no-store"})
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
@@ -73,8 +71,6 @@ MAX_STREAMS = 3000  # open streams in one process; past it a phone is told 503 a
 STREAM_HOLD_S = 20.0  # a stream's wait between two writes: an idle room gets a comment this often, which keeps the
 # proxy's `timeout server 60s` (deploy/haproxy.cfg) from closing it and finds a phone that has gone (its write fails)
 STREAM_FLOOR_S = 1.0  # a wait that came back sooner with nothing new (the process holds all it may) pauses this long
-QUESTION_TTL_S = 600.0  # how long a room's question is kept here for its answers (_question_at)
-MAX_KEPT_QUESTIONS = 4096
 RETRY_MS = 2000  # what a browser waits before it opens a dropped stream again (it sends the last stamp it had)
 STREAM_HEADERS = MappingProxyType({**NO_STORE, "X-Accel-Buffering": "no", "X-Content-Type-Options": "nosniff"})
 
@@ -98,7 +94,7 @@ class Phones:
         # however many phones wake for it at once (only the last 512 moves are kept; nothing here is the room's state)
         self.rendered: dict[tuple, asyncio.Future] = {}
         self.streams = 0  # open streams in this process
-        self.questions: dict[tuple[str, int], tuple[float, str | None, str | None]] = {}  # see _question_at
+        self.answers = Answers(poll)  # counts an answer (attn_phone/answers.py)
 
     # --- the pieces ---------------------------------------------------------------------------------------
 
@@ -425,7 +421,7 @@ class Phones:
             int(value.get("r", ""))  # the round the page showed: a form without one is no form of ours (the answer
         except ValueError:           # counts in the round open now on its question, read as it is written)
             return self.refused(lang, 400, "form")
-        outcome = await run_in_threadpool(self._vote, code, voter_of(voter_token), lang, position,
+        outcome = await run_in_threadpool(self.answers.count, code, voter_of(voter_token), lang, position,
                                           value.get("option"), value.get("typed"))
         if wants_json:
             return JSONResponse(outcome, status_code=200, headers=dict(NO_STORE))
@@ -439,88 +435,6 @@ class Phones:
                     "stale": _("This page was open too long to send from. Reload it and send your answer once "
                                "more.")}[why]
         return JSONResponse({"sent": False, "note": text, "key": why}, status_code=status, headers=dict(NO_STORE))
-
-    def _vote(self, code: str, voter: str, lang: str, position: int, option_text: str | None,
-              typed: str | None) -> dict[str, Any]:
-        """Count an answer in the round open when it arrives (a revote of the same question takes it)."""
-        with using(lang):
-            try:
-                poll = self.poll()
-                at = self._question_at(poll, code, position)
-                if at is None:  # the room is not at this question now: its rounds are closed
-                    return self._note("closed", _("This round is closed, so your vote was not counted."))
-                question_id, spec = at
-                found = screens.room_question(question_id, spec, lang)
-                asked = None if found is None else found.question
-                say, shown, note, key = None, None, "", "sent"
-                if typed is not None and asked is not None:
-                    if asked.kind != "number":
-                        return self._note("option", _("That is not one of this question's options, so nothing was "
-                                                      "sent."))
-                    if not typed.strip():
-                        return self._note("empty", _("Type a number first, then press Send."))
-                    read = live.read_typed(typed)
-                    option = None if read is None else asked.nearest(read)
-                    if option is None:
-                        return self._note("range", _("Your answer must be a number from {low} to {high}, so nothing "
-                                                     "was sent.", low=asked.options[0], high=asked.options[-1]))
-                    if abs(asked.values[option] - read) > asked.step * 1e-6:
-                        note = _("Counted as {counted}, the nearest step to {typed}.", counted=asked.options[option],
-                                 typed="\x02").replace("\x02", typed.strip()[:20])
-                    say, shown = asked.say(option), asked.options[option]
-                else:
-                    count = asked.option_count if asked is not None else self._option_count(question_id)
-                    option = _option(option_text, count)
-                    if option is None:  # a discussion has no option at all
-                        return self._note("option", _("That is not one of this question's options, so nothing was "
-                                                      "sent."))
-                    say = asked.say(option) if asked is not None else live.letter(option)
-                counted_round = poll.vote(code, voter, position, None, option)  # the round open now, read as it
-                # is written: a revote opened since the page was drawn takes the answer
-            except SceneUnreadable as error:
-                return self._note("option", str(error))
-            except RoundClosed as error:
-                return self._note("closed", str(error))
-            except UnknownOption:
-                return self._note("option", _("That is not one of this question's options, so nothing was sent."))
-            except LimitReached as error:
-                return self._note("limit", str(error))
-            except (RoomNotFound, RoomExpired) as error:
-                return self._note("closed", str(error))
-            except PollError as error:
-                return self._note("storage" if isinstance(error, StorageError) else "closed", str(error))
-            except DatabaseError:
-                return self._note("storage", _(STORAGE_DOWN))
-            return {"sent": True, "key": key, "q": position, "r": counted_round, "option": option, "say": say,
-                    "shown": shown, "note": note}
-
-    def _question_at(self, poll: Poll, code: str, position: int) -> tuple[str | None, str | None] | None:
-        """(question id, spec) of the room's question at `position`: read from the room when it is the
-        room's question now, then kept here for QUESTION_TTL_S, so the answers to a question read nothing before
-        their write (a room's questions never change; a code names one room for a day after it ends, far longer
-        than an entry is kept). None: the room is not at that question now (nor was it, here, within the time)."""
-        now = time.monotonic()
-        kept = self.questions.get((code, position))
-        if kept is not None and now - kept[0] < QUESTION_TTL_S:
-            return kept[1:]
-        state = poll.state(code)
-        if state.question_index is None:
-            return None
-        if len(self.questions) >= MAX_KEPT_QUESTIONS:
-            self.questions.clear()
-        entry = (now, state.question_id, state.question_spec)
-        self.questions[(code, state.question_index)] = entry
-        return entry[1:] if state.question_index == position else None
-
-    @staticmethod
-    def _note(key: str, text: str) -> dict[str, Any]:
-        return {"sent": False, "key": key, "note": text}
-
-    @staticmethod
-    def _option_count(question_id: str | None) -> int:
-        """A class poll question's options (a lecture's are its Live's)."""
-        question = POLL_BY_ID.get(question_id or "")
-        return 0 if question is None else question.option_count
 
     async def asset(self, request: Request) -> Response:
         found = self.assets.get(request.path_params.get("name", ""))
@@ -574,13 +488,6 @@ def _lang_now() -> str:
     from attn_lang import current_language
 
     return current_language()
-
-
-def _option(text: str | None, count: int) -> int | None:
-    if text is None or not text.isdigit() or len(text) > 3:
-        return None
-    option = int(text)
-    return option if 0 <= option < count else None
 
 
 __all__ = ["LANGUAGES", "PSEUDO", "Phones"]
