@@ -287,7 +287,8 @@ def test_a_stored_scene_that_no_longer_reads_gets_a_sentence_everywhere(poll, sp
     phone.choose(2)
     forge(poll, room, MOST, spec)
     # A stored scene is written once, with its room; one that no longer reads is what another version of the app (a
-    # process started since) finds. A process that read the scene before keeps it for its answers (attn_phone/answers.py).
+    # process started since) finds. A process that read the scene before keeps it for its answers
+    # (attn_phone/answers.py).
     phone.served_anew()
     sentence = "Scene 2 of this lecture cannot be shown"
     page = phone.client.get(f"/j/{room.code}")
