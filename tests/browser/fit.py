@@ -135,3 +135,25 @@ def problems(found: dict, one_screen: bool = True, chart_floor: float | None = N
     if found["faint"]:
         wrong.append(f"faint chart text: {found['faint'][:6]}")
     return wrong
+
+
+# The scene and step the address says (scene_nav.write_step writes both in one message).
+AT_STEP = """([number, revealed]) => {
+  const query = new URLSearchParams(location.search);
+  return query.get("scene") === String(number) && (query.get("reveal") === "1") === revealed;
+}"""
+
+
+def every_step(page, count: int, timeout_ms: int = 90_000):
+    """Each lecture step from scene 1's question (the page opened there) to the last scene's answer, as a lecturer's
+    clicker walks them: Page Down, then wait until the address says the step and the app has settled. Yields
+    (scene number, revealed) with the page at that step. One page load for the whole lecture, as in a hall."""
+    import harness  # noqa: PLC0415 (tests/browser is on the path where a browser runs)
+
+    for number in range(1, count + 1):
+        for revealed in (False, True):
+            if (number, revealed) != (1, False):
+                page.keyboard.press("PageDown")
+                page.wait_for_function(AT_STEP, arg=[number, revealed], timeout=timeout_ms, polling=25)
+                harness.wait_for_app(page, timeout_ms=timeout_ms, initial_wait_ms=0)
+            yield number, revealed
