@@ -7,9 +7,9 @@ The phases, with 14 answers and a revote that changed five of them:
 - "closed": the second round closed, both rounds' spread shown without the answer;
 - "revealed": the answer, the last round's spread with the right answers marked, the board;
 - "ended": the lecture ended, at a question and at a reveal (a few scenes: the ended board is shorter than the spread).
-The scenes' phases are opened in the pseudo-language: it is English with every message about 40% longer (longer than
-Spanish) and the same boards, so a phase that fits there fits in English; Spanish opens the revealed one, where its
-text is the longest on screen. English opens the ended lecture and the class poll's phases.
+English opens the revote; the pseudo-language (English with every message about 40% longer, longer than Spanish, on
+the same boards, so what fits there fits in English) opens the two fullest phases, closed and revealed; Spanish the
+revealed one, where its text is the longest on screen. English also opens the ended lecture and the class poll.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ SLOW_MS = 90_000
 FLOOR_PX = 18  # the back row's smallest chart text at 1280x720 (attn_ui/figures/layout.PROJECTOR_MIN_FONT)
 SCENES = range(1, len(live.QUESTIONS) + 1)
 ENDED_SCENES = (2, 3, 20, 26)  # a count, a map in shades with its row's numbers, a choice in shades, training curves
-# Measured in the pseudo-language, not also in English: its words are the longest (40% longer than English) and the
-# boards the same, so what fits there fits in English (each phase of 27 scenes is 27 page loads; this file was the
-# suite's slowest).
-PLAN = {"en-XA": ("revote", "closed", "revealed"), "es": ("revealed",)}
+# The closed and revealed phases are measured in the pseudo-language, not also in English: its words are the longest
+# (40% longer than English) and the boards the same, so what fits there fits in English (each phase of 27 scenes is 27
+# page loads; this file was the suite's slowest).
+PLAN = {"en": ("revote",), "en-XA": ("closed", "revealed"), "es": ("revealed",)}
 
 # The spread's texts whose boxes overlap: tick labels and counts of the numeric chart, one pair a collision.
 COLLISIONS = r"""
