@@ -26,10 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, Row, delete, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from attn_lang import _
 from attn_poll import codes
+from attn_poll.ballots import Voting
 from attn_poll.errors import (
     BadQuestions,
     NotHost,
@@ -37,14 +37,10 @@ from attn_poll.errors import (
     RoomEnded,
     RoomFull,
     RoomMoved,
-    RoundClosed,
     TooManyRooms,
-    TooManyVotes,
-    UnknownOption,
     WrongPhase,
 )
 from attn_poll.export import counts_csv
-from attn_poll.room_reads import RoomReads
 from attn_poll.room_values import Clock, Limits, NewRoom, Phase, QuestionCounts, RoomState
 from attn_poll.schema import openers as opener_buckets
 from attn_poll.schema import questions, rooms, voters, votes
@@ -53,7 +49,7 @@ from attn_poll.store import Store
 
 
 @dataclass(frozen=True)
-class Poll(RoomReads):
+class Poll(Voting):
     """The room rules over one Store. Cheap to build; share one per app process."""
 
     store: Store
@@ -203,33 +199,6 @@ class Poll(RoomReads):
             self._tell(state.code)
         return state
 
-    def vote(self, code: str, voter_id: str, question_index: int, round_number: int | None, option: int) -> int:
-        """Vote, or change this voter's vote, in the round the page showed (`round_number`), or with None in the round
-        open now on that question (a revote opened since the page was drawn takes it: the phone's page, which reads
-        nothing before its write). Refused once that round closes. Returns the round counted in."""
-
-        def work(connection: Connection) -> tuple[str, int]:
-            room = self._room(connection, code, lock=True)
-            if room.phase != Phase.VOTING or room.question_position != question_index or (
-                    round_number is not None and room.round_number != round_number):
-                raise RoundClosed(_("This round is closed, so your vote was not counted."))
-            if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < room.option_count:
-                raise UnknownOption(_("That option is not one of this question's options."))
-            voter = self._voter(connection, room, voter_id, create=True)
-            self._count_voter_vote(connection, voter)  # first: a voter refused here spends none of the room's
-            self._count_vote(connection, room)
-            # One statement, so the room's row lock (which queues the room's voters) is held for fewer round trips.
-            upsert = self._dialect_insert(votes).values(
-                room_id=room.id, question_position=room.question_position, round_number=room.round_number,
-                voter_id=voter, option_index=option)
-            connection.execute(upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
-                                                            set_={"option_index": option}))
-            return room.code, room.round_number
-
-        told, counted = self.store.write(work)
-        self._tell(told)
-        return counted
-
     # --- inside -------------------------------------------------------------------------------------
 
     def _check_questions(self, question_list: tuple[tuple[str, int], ...]) -> None:
@@ -328,10 +297,6 @@ class Poll(RoomReads):
         else:
             connection.execute(update(opener_buckets).where(opener_buckets.c.opener_hash == key).values(**values))
 
-    def _dialect_insert(self, table):
-        """INSERT with ON CONFLICT, which SQLite and PostgreSQL spell alike."""
-        return (postgresql.insert if self.store.dialect == "postgresql" else sqlite.insert)(table)
-
     def _host_room(self, connection: Connection, code: str, host_secret: str, *, lock: bool = False,
                    allow_ended: bool = False) -> Row:
         room = self._room(connection, code, lock=lock, allow_ended=True)
@@ -356,27 +321,6 @@ class Poll(RoomReads):
         ).scalar_one()
         connection.execute(update(rooms).where(rooms.c.id == room.id).values(activity=rooms.c.activity + 1))
         return voter
-
-    def _count_voter_vote(self, connection: Connection, voter: int) -> None:
-        """Take a token from this voter's own bucket: a few changes of mind a second pass, a script's taps do not."""
-        now = self.clock()
-        row = connection.execute(select(voters.c.vote_tokens, voters.c.tokens_at).where(voters.c.id == voter)).one()
-        burst = float(self.limits.voter_vote_burst)
-        tokens = burst if row.vote_tokens is None else min(
-            burst, row.vote_tokens + max(0.0, now - row.tokens_at) * self.limits.voter_votes_per_second)
-        if tokens < 1:
-            raise TooManyVotes(_("You are changing your vote very fast; wait a second, then tap again."))
-        connection.execute(update(voters).where(voters.c.id == voter).values(vote_tokens=tokens - 1, tokens_at=now))
-
-    def _count_vote(self, connection: Connection, room: Row) -> None:
-        """Take a token from the room's bucket: a whole class may vote at once, a script cannot keep it up."""
-        now = self.clock()
-        refilled = room.vote_tokens + max(0.0, now - room.tokens_at) * self.limits.max_votes_per_second
-        tokens = min(float(self.limits.vote_burst), refilled)
-        if tokens < 1:
-            raise TooManyVotes(_("Too many votes in this room this second; your vote was not counted, try again."))
-        connection.execute(update(rooms).where(rooms.c.id == room.id).values(vote_tokens=tokens - 1, tokens_at=now,
-                                                                             activity=rooms.c.activity + 1))
 
     def _host_action(self, code: str, host_secret: str, step: Callable[[Connection, Row], dict | None],
                      expected_version: int | None = None) -> RoomState:
