@@ -36,7 +36,7 @@ from starlette.routing import Route
 from attn_lang import LANGUAGES, PSEUDO, _, language_for, supported, using
 from attn_lang.languages import language
 from attn_phone import screens
-from attn_phone.answers import STORAGE_DOWN, Answers
+from attn_phone.answers import POLL_KEPT_S, STORAGE_DOWN, Answers, kept_for
 from attn_phone.assets import asset_of, streamlit_index, template_environment
 from attn_phone.visitor import (
     CSRF_COOKIE,
@@ -82,7 +82,7 @@ class Phones:
 
     def __init__(self, poll: Callable[[], Poll], wait: Callable[..., Awaitable[str]] | None = None,
                  root: str = "", exiting: Callable[[], bool] = lambda: False) -> None:
-        self.poll = poll
+        self.poll = kept_for(poll, POLL_KEPT_S)
         self.wait = wait
         self.exiting = exiting  # the server has been told to stop: a stream ends at once, or a restart waits for it
         self.root = root
@@ -94,7 +94,7 @@ class Phones:
         # however many phones wake for it at once (only the last 512 moves are kept; nothing here is the room's state)
         self.rendered: dict[tuple, asyncio.Future] = {}
         self.streams = 0  # open streams in this process
-        self.answers = Answers(poll)  # counts an answer (attn_phone/answers.py)
+        self.answers = Answers(self.poll)  # counts an answer (attn_phone/answers.py)
 
     # --- the pieces ---------------------------------------------------------------------------------------
 
@@ -421,8 +421,8 @@ class Phones:
             int(value.get("r", ""))  # the round the page showed: a form without one is no form of ours (the answer
         except ValueError:           # counts in the round open now on its question, read as it is written)
             return self.refused(lang, 400, "form")
-        outcome = await run_in_threadpool(self.answers.count, code, voter_of(voter_token), lang, position,
-                                          value.get("option"), value.get("typed"))
+        outcome = await self.answers.count(code, voter_of(voter_token), lang, position, value.get("option"),
+                                           value.get("typed"))
         if wants_json:
             return JSONResponse(outcome, status_code=200, headers=dict(NO_STORE))
         return RedirectResponse(self.room_url(request, code, request.query_params.get("lang"),

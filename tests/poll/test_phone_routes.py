@@ -410,7 +410,7 @@ def test_storage_trouble_is_a_sentence_with_a_way_to_try_again_and_the_page_reco
         page = phone.get(f"/j/{room.code}")
         assert page.status == 503 and str(error) in words(page.text) and "Try again" in words(page.text)
         assert "Traceback" not in page.text and "sqlite" not in page.text.lower()
-        patched.setattr(Poll, "vote", broken)
+        patched.setattr(Poll, "vote_many", broken)  # the answers' write (a batch, attn_phone/answers.py)
         told = send(phone, room.code, 2, 1, typed="0.5").json()
         assert told == {"sent": False, "key": "storage", "note": str(error)}
     assert phone.get(f"/j/{room.code}").status == 200
