@@ -50,8 +50,7 @@ class Answers:
                     typed: str | None) -> dict[str, Any]:
         """Count an answer in the round open when it is written (a revote of the same question takes it): the reply's
         words for the phone."""
-        kept = self.questions.get((code, position))
-        if kept is not None and time.monotonic() - kept[0] < QUESTION_TTL_S:
+        if self._kept(code, position) is not None:
             checked = self.check(code, lang, position, option_text, typed)  # nothing to read: no thread needed
         else:
             checked = await run_in_threadpool(self.check, code, lang, position, option_text, typed)
@@ -160,10 +159,10 @@ class Answers:
         room's question now, then kept here for QUESTION_TTL_S, so the answers to a question read nothing before
         their write (a room's questions never change; a code names one room for a day after it ends, far longer
         than an entry is kept). None: the room is not at that question now (nor was it, here, within the time)."""
+        kept = self._kept(code, position)
+        if kept is not None:
+            return kept
         now = time.monotonic()
-        kept = self.questions.get((code, position))
-        if kept is not None and now - kept[0] < QUESTION_TTL_S:
-            return kept[1:]
         state = poll.state(code)
         if state.question_index is None:
             return None
@@ -172,6 +171,11 @@ class Answers:
         entry = (now, state.question_id, state.question_spec)
         self.questions[(code, state.question_index)] = entry
         return entry[1:] if state.question_index == position else None
+
+    def _kept(self, code: str, position: int) -> tuple[str | None, str | None] | None:
+        """(question id, spec) kept here for the room's question at `position`, while it is fresh; else None."""
+        kept = self.questions.get((code, position))
+        return kept[1:] if kept is not None and time.monotonic() - kept[0] < QUESTION_TTL_S else None
 
     @staticmethod
     def note(key: str, text: str) -> dict[str, Any]:

@@ -44,12 +44,12 @@ class Ballot:
 
 @dataclass
 class _Voter:
-    """A voter as this batch sees it: its row id (None until written), its bucket now, new to the room or not."""
+    """A voter as this batch sees it: its row id (None until written), its bucket now, new to the room or not (a new
+    voter is written only when one of its ballots counts)."""
 
     id: int | None
     tokens: float
     new: bool
-    counted: bool = False  # a ballot of this batch counted for it (a new voter is written only then)
 
 
 class Voting(RoomReads):
@@ -119,9 +119,8 @@ class Voting(RoomReads):
                 continue
             if voter_hash not in seen:
                 seen[voter_hash] = voter
-                joined = (joined or 0) + 1
+                joined += 1
             voter.tokens -= 1
-            voter.counted = True
             room_tokens -= 1
             counted += 1
             chosen[voter_hash] = ballot.option
@@ -135,7 +134,7 @@ class Voting(RoomReads):
                        chosen: dict[str, int], room_tokens: float, counted_votes: int) -> None:
         """The batch's writes: new voters, the others' buckets, the room's bucket and activity (+1 a voter new to the
         room, +1 a vote counted, as a projector's count wakes on it), then each voter's last vote of the round."""
-        counted = [(voter_hash, voter) for voter_hash, voter in seen.items() if voter.counted]
+        counted = [(voter_hash, seen[voter_hash]) for voter_hash in chosen]  # the voters a ballot counted for
         for voter_hash, voter in counted:
             if voter.new:
                 voter.id = connection.execute(

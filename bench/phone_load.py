@@ -353,6 +353,17 @@ def report(args, url: str, deployment, mode: str, tally: Tally, counted: dict[in
     return cpu / phone_minutes
 
 
+def make_room_for(phones: int, sockets_a_phone: int, server_cpus_text: str) -> set[int]:
+    """This process may open `sockets_a_phone` sockets a phone, and keeps off the server's CPUs ("0" or "0,1"):
+    those CPUs, for the server."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, sockets_a_phone * phones + 256)), hard))
+    server_cpus = {int(c) for c in server_cpus_text.split(",") if c.strip()}
+    if server_cpus:
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - server_cpus)
+    return server_cpus
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=1000)
@@ -371,11 +382,7 @@ def main() -> None:
                         help="start bash deploy/local.sh (HAProxy, three app.py replicas, its own PostgreSQL; --url "
                              "ignored) and send the phones through the proxy; server CPU is the replicas' sum")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.phones + 256)), hard))
-    server_cpus = {int(c) for c in args.server_cpus.split(",") if c.strip()}
-    if server_cpus:
-        os.sched_setaffinity(0, os.sched_getaffinity(0) - server_cpus)
+    server_cpus = make_room_for(args.phones, 4, args.server_cpus)
     temp = tempfile.TemporaryDirectory()
     deployment = None
     if args.deploy:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -34,7 +33,7 @@ sys.path.insert(0, str(REPO_ROOT))
 import harness  # noqa: E402
 import load  # noqa: E402 (pin_to)
 import phones as streamlit_phones  # noqa: E402 (serve, stop)
-from phone_load import Connection, percentile  # noqa: E402
+from phone_load import Connection, make_room_for, percentile  # noqa: E402
 
 from attn_poll import Poll, open_store  # noqa: E402
 from attn_ui.words import live  # noqa: E402
@@ -92,11 +91,7 @@ def main() -> None:
     parser.add_argument("--url", default="", help="database URL (default: SQLite in a temp folder)")
     parser.add_argument("--server-cpus", default="", help="keep the app server on these CPUs (e.g. 0)")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 2 * args.phones + 256)), hard))
-    server_cpus = {int(c) for c in args.server_cpus.split(",") if c.strip()}
-    if server_cpus:
-        os.sched_setaffinity(0, os.sched_getaffinity(0) - server_cpus)
+    server_cpus = make_room_for(args.phones, 2, args.server_cpus)
     temp = tempfile.TemporaryDirectory()
     url = args.url or f"sqlite:///{Path(temp.name) / 'poll.sqlite3'}"
     os.environ["ATTN_LAB_DATABASE_URL"] = url
