@@ -77,25 +77,37 @@ class Tally:
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection to the server."""
+    """One keep-alive HTTP/1.1 connection to the server: one request at a time (a second waits for the first, as a
+    browser queues on a connection; two on one socket would read each other's answers)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.turn: asyncio.Lock | None = None
 
     async def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"",
                       timeout: float = 60.0) -> tuple[int, dict[str, str], bytes, int]:
         """One request; on a kept-alive connection the server closed meanwhile (its keep-alive timeout), once more
         on a new one, as a browser does."""
-        reused = self.writer is not None and not self.writer.is_closing()
-        try:
-            return await self._send(method, path, headers, body, timeout)
-        except (ConnectionError, asyncio.IncompleteReadError):
-            self.close()
-            if not reused:
+        if self.turn is None:
+            self.turn = asyncio.Lock()
+        async with self.turn:
+            reused = self.writer is not None and not self.writer.is_closing()
+            try:
+                return await self._send(method, path, headers, body, timeout)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if not reused:
+                    raise
+            except BaseException:  # a timeout or a cancel mid-answer: what is left on the socket is no one's
+                self.close()
                 raise
-            return await self._send(method, path, headers, body, timeout)
+            try:
+                return await self._send(method, path, headers, body, timeout)
+            except BaseException:
+                self.close()
+                raise
 
     async def _send(self, method: str, path: str, headers: dict[str, str], body: bytes,
                     timeout: float) -> tuple[int, dict[str, str], bytes, int]:
