@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -76,10 +77,6 @@ class Voting(RoomReads):
                 self._tell(told)
         return outcomes
 
-    def _dialect_insert(self, table):
-        """INSERT with ON CONFLICT, which SQLite and PostgreSQL spell alike."""
-        return (postgresql.insert if self.store.dialect == "postgresql" else sqlite.insert)(table)
-
     def _count_ballots(self, connection: Connection, code: str, ballots: tuple[Ballot, ...]
                        ) -> tuple[list[int | PollError], str | None]:
         room = self._room(connection, code, lock=True)
@@ -89,9 +86,7 @@ class Voting(RoomReads):
         seen: dict[str, _Voter] = {
             row.voter_hash: _Voter(row.id, _refilled(row, now, limits.voter_vote_burst, limits.voter_votes_per_second),
                                    new=False)
-            for row in connection.execute(select(voters.c.id, voters.c.voter_hash, voters.c.vote_tokens,
-                                                 voters.c.tokens_at)
-                                          .where(voters.c.room_id == room.id, voters.c.voter_hash.in_(set(hashes))))}
+            for row in connection.execute(_BATCH_VOTERS, {"room": room.id, "hashes": sorted(set(hashes))})}
         joined: int | None = None  # voters in the room, read when a new one first needs it
         room_tokens = min(float(limits.vote_burst),
                           room.vote_tokens + max(0.0, now - room.tokens_at) * limits.max_votes_per_second)
@@ -140,20 +135,38 @@ class Voting(RoomReads):
                 voter.id = connection.execute(
                     insert(voters).values(room_id=room.id, voter_hash=voter_hash, vote_tokens=voter.tokens,
                                           tokens_at=now).returning(voters.c.id)).scalar_one()
-        known = [{"voter": voter.id, "tokens": voter.tokens} for __, voter in counted if not voter.new]
+        known = [{"voter": voter.id, "tokens": voter.tokens, "now": now} for __, voter in counted if not voter.new]
         if known:
-            connection.execute(update(voters).where(voters.c.id == bindparam("voter"))
-                               .values(vote_tokens=bindparam("tokens"), tokens_at=now), known)
+            connection.execute(_VOTER_BUCKET, known)
         added = sum(voter.new for __, voter in counted)
-        connection.execute(update(rooms).where(rooms.c.id == room.id).values(
-            vote_tokens=room_tokens, tokens_at=now,
-            activity=rooms.c.activity + added + counted_votes))
-        upsert = self._dialect_insert(votes)
-        connection.execute(upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
-                                                        set_={"option_index": upsert.excluded.option_index}),
+        connection.execute(_ROOM_BUCKET, {"room": room.id, "tokens": room_tokens, "now": now,
+                                          "more": added + counted_votes})
+        connection.execute(_vote_upsert(self.store.dialect),
                            [{"room_id": room.id, "question_position": room.question_position,
                              "round_number": room.round_number, "voter_id": seen[voter_hash].id,
                              "option_index": option} for voter_hash, option in chosen.items()])
+
+
+# The batch's statements, built once: SQLAlchemy keeps each one's compiled form under a key it memoizes on the
+# statement object itself, so a statement built anew for every batch paid for that key (and for ON CONFLICT's
+# `excluded` columns) every time.
+_BATCH_VOTERS = (select(voters.c.id, voters.c.voter_hash, voters.c.vote_tokens, voters.c.tokens_at)
+                 .where(voters.c.room_id == bindparam("room"),
+                        voters.c.voter_hash.in_(bindparam("hashes", expanding=True))))
+_VOTER_BUCKET = (update(voters).where(voters.c.id == bindparam("voter"))
+                 .values(vote_tokens=bindparam("tokens"), tokens_at=bindparam("now")))
+_ROOM_BUCKET = (update(rooms).where(rooms.c.id == bindparam("room"))
+                .values(vote_tokens=bindparam("tokens"), tokens_at=bindparam("now"),
+                        activity=rooms.c.activity + bindparam("more")))
+
+
+@cache
+def _vote_upsert(dialect: str):
+    """Each voter's vote of the round, replacing an earlier one: INSERT ... ON CONFLICT, which SQLite and PostgreSQL
+    spell alike."""
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(votes)
+    return upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
+                                        set_={"option_index": upsert.excluded.option_index})
 
 
 def _check(room: Row, ballot: Ballot) -> None:
