@@ -240,9 +240,13 @@ class Watch:
                     if room.value is not None and view(room.value) != since:
                         return view(room.value)
                 left = hold_s - (self.clock() - arrived)
+                woken = False
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(room.event(view).wait(), max(0.0, min(alive_s, left)))
-                if self.exiting() or await request.is_disconnected():
+                    woken = True
+                # a move woke it: the room is looked at first (the answer goes out now, and a browser that has gone
+                # finds out when it is written to); only a quiet alive_s asks whether the browser is still there
+                if self.exiting() or (not woken and await request.is_disconnected()):
                     break
         finally:
             room.waiters -= 1
