@@ -75,6 +75,8 @@ def page() -> None:
 if __name__ == "__main__":  # a page view: Streamlit runs this file as the Lab's script
     page()
 else:  # `streamlit run app.py` imports this file to find the app it serves
+    from attn_phone.ahead import ahead_of_streamlit
     from attn_ui.views.poll_route import served
 
-    app = st.App(__file__, routes=served())
+    routes = served()
+    app = st.App(__file__, routes=routes, middleware=[ahead_of_streamlit(routes)])
