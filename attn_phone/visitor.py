@@ -25,9 +25,11 @@ COOKIE_DAYS = 7
 def choose_language(request: Request) -> tuple[str, bool]:
     """(the phone's language, whether its address chose it): `lang=` in the address, else the browser's
     Accept-Language (its first language the app speaks), else English."""
-    asked = language_for(request.query_params.get("lang"))
-    if asked is not None:
-        return asked, True
+    query = request.scope.get("query_string", b"")
+    if b"lang" in query or b"%" in query:  # most requests have no query at all: none is parsed for them
+        asked = language_for(request.query_params.get("lang"))
+        if asked is not None:
+            return asked, True
     for part in request.headers.get("accept-language", "")[:200].split(","):
         found = language_for(part.split(";", 1)[0].strip())
         if found is not None:

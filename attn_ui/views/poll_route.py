@@ -38,8 +38,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from attn_phone.answers import POLL_KEPT_S, kept_for
 from attn_phone.routes import Phones
-from attn_poll import PollError
+from attn_poll import Poll, PollError
 from attn_poll.room_values import stamp_text
 from attn_poll.store import DatabaseError
 from attn_ui.views import poll_service
@@ -56,10 +57,10 @@ MAX_HELD = 2000  # held requests in one process; past it a request is answered a
 MAX_SINCE = 64  # a stamp is "version:phase:expired:activity", about 20 characters; a longer `since` is no stamp of ours
 
 
-def read_stamp(code: str) -> str:
+def read_stamp(code: str, poll: Callable[[], Poll] | None = None) -> str:
     """The room's whole stamp, "version:phase:expired:activity" (Poll.board_stamp, one indexed read); PollError or
     DatabaseError when there is none. A phone hears of its first three parts (room_view), a board of all four."""
-    return stamp_text(*poll_service.process_poll().board_stamp(code))
+    return stamp_text(*(poll or poll_service.process_poll)().board_stamp(code))
 
 
 def room_view(stamp: str) -> str:
@@ -292,8 +293,9 @@ def served() -> list[Route]:
     their held requests share (one per process, made here, never at import), and the mark that this process serves
     the checks (available()). ATTN_LAB_STAMP_ROUTE=0 leaves the checks out (the boards keep their one-second timer; a
     bench's baseline), and ATTN_LAB_BOARD_ROUTE=0 the boards' alone; the phone's page is always served."""
-    watch = Watch()
-    phones = Phones(poll_service.process_poll,
+    poll = kept_for(poll_service.process_poll, POLL_KEPT_S)  # a room with held requests is read ten times a second
+    watch = Watch(read=lambda code: read_stamp(code, poll))
+    phones = Phones(poll,
                     lambda request, code, since, **more: watch.until_moved(request, code, since, **more),
                     exiting=server_exiting)
     if os.environ.get(ROUTE_ENV) == "0":
