@@ -29,7 +29,7 @@ QUESTION_TTL_S = 600.0  # how long a room's question is kept here for its answer
 MAX_KEPT_QUESTIONS = 4096
 POLL_KEPT_S = 5.0  # the process's Poll, as poll() gave it, is used this long before poll() is asked again (it reads the
 # deployment's secrets and settings: a cost on every answer, for a value that does not change while the process runs)
-GATHER_S = 0.05  # a room's first waiting answer waits this long for others (group commit: 1,000 phones at 100 answers a
+GATHER_S = 0.10  # a room's first waiting answer waits this long for others (group commit: 1,000 phones at 100 answers a
 # second, 2.1 ms of server CPU an answer against 4.4 ms one at a time, bench/phone_request_cost.py; p95 57 ms)
 
 

@@ -315,7 +315,7 @@ class Phones:
                 for old in list(self.rendered)[:256]:
                     del self.rendered[old]
             made = self.rendered[key] = asyncio.ensure_future(self._draw_told(request, code, stamp, lang, chosen))
-        return await asyncio.shield(made)
+        return made.result() if made.done() else await asyncio.shield(made)
 
     async def _draw_told(self, request: Request, code: str, stamp: str, lang: str, chosen: bool) -> bytes:
         html = await run_in_threadpool(self._room_html, request, code, lang, chosen)

@@ -185,7 +185,10 @@ class Watch:
         return entry
 
     async def stamp(self, code: str, started_after: float) -> str:
-        return await asyncio.shield(self._read(code, started_after)[1])
+        future = self._read(code, started_after)[1]
+        if future.done():  # the read a woken phone shares is over: no shield (a future and two callbacks) for it
+            return future.result()
+        return await asyncio.shield(future)
 
     async def follow(self, code: str, room: Followed, check_s: float) -> None:
         """Read the room every check_s while requests are held on it; wake them when the outcome moves, or when the
@@ -243,7 +246,8 @@ class Watch:
                 left = hold_s - (self.clock() - arrived)
                 woken = False
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(room.event(view).wait(), max(0.0, min(alive_s, left)))
+                    async with asyncio.timeout(max(0.0, min(alive_s, left))):  # no task of its own, as wait_for makes
+                        await room.event(view).wait()
                     woken = True
                 # a move woke it: the room is looked at first (the answer goes out now, and a browser that has gone
                 # finds out when it is written to); only a quiet alive_s asks whether the browser is still there
