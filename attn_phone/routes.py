@@ -352,7 +352,8 @@ class Phones:
             while True:
                 try:
                     asked = time.monotonic()
-                    stamp = await self.wait(request, code, since, hold_s=STREAM_HOLD_S, alive_s=STREAM_HOLD_S)
+                    stamp = await self.wait(request, code, since, hold_s=STREAM_HOLD_S, alive_s=STREAM_HOLD_S,
+                                            streamed=True)
                     if stamp == since:
                         if self.exiting() or await request.is_disconnected():
                             return

@@ -220,9 +220,11 @@ class Watch:
 
     async def until_moved(self, request: Request, code: str, since: str, hold_s: float = HOLD_S,
                           check_s: float = CHECK_S, alive_s: float = ALIVE_S,
-                          view: Callable[[str], str] = room_view) -> str:
+                          view: Callable[[str], str] = room_view, streamed: bool = False) -> str:
         """The room's stamp as `view` sees it as soon as it differs from `since`, or after `hold_s` or when the server
-        is told to stop (then it may equal `since`). Whether the browser is still there is asked every alive_s."""
+        is told to stop (then it may equal `since`). Whether the browser is still there is asked every alive_s.
+        A stream's wait (`streamed`) does not count against MAX_HELD: the streams have their own cap (the phone's
+        MAX_STREAMS), and a stream told at once would only ask again."""
         arrived = self.clock()
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
@@ -232,9 +234,10 @@ class Watch:
         value = view(await self.stamp(code, arrived - check_s))  # a read shared with the room's other requests
         if value != since:  # confirmed by a read that started after the request came, or a newer page would
             value = view(await self.stamp(code, arrived))  # hear of an older stamp and refresh for nothing
-        if value != since or self.held >= MAX_HELD:
+        if value != since or (self.held >= MAX_HELD and not streamed):
             return value
-        self.held += 1
+        held = 0 if streamed else 1
+        self.held += held
         room = self._join(code, check_s)
         try:
             while self.clock() - arrived < hold_s:
@@ -255,7 +258,7 @@ class Watch:
                     break
         finally:
             room.waiters -= 1
-            self.held -= 1
+            self.held -= held
         return view(room.value) if room.started >= arrived and room.value is not None else value
 
 

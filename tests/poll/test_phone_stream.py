@@ -43,6 +43,10 @@ def phones_over(poll: Poll, exiting=lambda: False) -> Phones:
     with each answer)."""
 
     async def wait(request, code, since, **more):
+        if request.url.path.endswith("/events"):
+            assert more.get("streamed") is True, "a stream's wait does not count against the held requests' cap"
+        else:
+            assert "streamed" not in more
         await asyncio.sleep(0.01)
         return phones._stamp(code)
 

@@ -245,6 +245,26 @@ def test_a_full_process_answers_at_once(monkeypatch):
     assert run(asyncio.wait_for(ask(), 5)) == room.value and time.monotonic() - began < 1
 
 
+def test_a_stream_s_wait_is_held_in_a_full_process_and_counts_nothing(monkeypatch):
+    """Streams have their own cap (the phone's MAX_STREAMS): a stream told at once would ask again a second later,
+    every second, so its wait is held however many held requests the process has."""
+    room = Room()
+    monkeypatch.setattr(poll_route, "MAX_HELD", 0)
+    watch = poll_route.Watch(room.read, listen=None)
+
+    async def ask() -> tuple[str, int]:
+        held = asyncio.ensure_future(watch.until_moved(held_request("ROOM", room.value), "ROOM", room.value,
+                                                       hold_s=0.3, check_s=0.01, streamed=True))
+        await asyncio.sleep(0.1)
+        during = watch.held
+        return await held, during
+
+    began = time.monotonic()
+    value, during = run(asyncio.wait_for(ask(), 5))
+    assert value == room.value and time.monotonic() - began >= 0.3, "held for its whole hold, not told at once"
+    assert during == 0 and watch.held == 0
+
+
 @pytest.mark.parametrize("since", [None, "x" * 65])
 def test_the_endpoint_without_a_stamp_of_ours_answers_at_once(routed, since):
     room = routed.create_room([("causal-why", 4)])
