@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from types import MappingProxyType
 
 from sqlalchemy import Connection, Row, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -141,7 +141,7 @@ class Voting(RoomReads):
         added = sum(voter.new for __, voter in counted)
         connection.execute(_ROOM_BUCKET, {"room": room.id, "tokens": room_tokens, "now": now,
                                           "more": added + counted_votes})
-        connection.execute(_vote_upsert(self.store.dialect),
+        connection.execute(_VOTE_UPSERT[self.store.dialect],
                            [{"room_id": room.id, "question_position": room.question_position,
                              "round_number": room.round_number, "voter_id": seen[voter_hash].id,
                              "option_index": option} for voter_hash, option in chosen.items()])
@@ -160,13 +160,16 @@ _ROOM_BUCKET = (update(rooms).where(rooms.c.id == bindparam("room"))
                         activity=rooms.c.activity + bindparam("more")))
 
 
-@cache
-def _vote_upsert(dialect: str):
+def _built_vote_upsert(insert_of):
     """Each voter's vote of the round, replacing an earlier one: INSERT ... ON CONFLICT, which SQLite and PostgreSQL
-    spell alike."""
-    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(votes)
+    spell alike (each dialect's own insert)."""
+    upsert = insert_of(votes)
     return upsert.on_conflict_do_update(index_elements=list(votes.primary_key.columns),
                                         set_={"option_index": upsert.excluded.option_index})
+
+
+_VOTE_UPSERT = MappingProxyType({"postgresql": _built_vote_upsert(postgresql.insert),
+                                 "sqlite": _built_vote_upsert(sqlite.insert)})
 
 
 def _check(room: Row, ballot: Ballot) -> None:
