@@ -38,7 +38,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from attn_phone.answers import POLL_KEPT_S, kept_for
 from attn_phone.routes import Phones
 from attn_poll import Poll, PollError
 from attn_poll.room_values import stamp_text
@@ -300,11 +299,11 @@ def served() -> list[Route]:
     their held requests share (one per process, made here, never at import), and the mark that this process serves
     the checks (available()). ATTN_LAB_STAMP_ROUTE=0 leaves the checks out (the boards keep their one-second timer; a
     bench's baseline), and ATTN_LAB_BOARD_ROUTE=0 the boards' alone; the phone's page is always served."""
-    poll = kept_for(poll_service.process_poll, POLL_KEPT_S)  # a room with held requests is read ten times a second
-    watch = Watch(read=lambda code: read_stamp(code, poll))
-    phones = Phones(poll,
+    phones = Phones(poll_service.process_poll,
                     lambda request, code, since, **more: watch.until_moved(request, code, since, **more),
                     exiting=server_exiting)
+    watch = Watch(read=lambda code: read_stamp(code, phones.poll))  # the phones' kept Poll: a room with held
+    # requests is read ten times a second
     if os.environ.get(ROUTE_ENV) == "0":
         return phones.routes()
     os.environ[ROUTE_ENV] = "1"
